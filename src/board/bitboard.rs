@@ -1,0 +1,136 @@
+//! `Bitboard`: a set of squares in a `u128`, bit `i` standing for the square of index `i`.
+//!
+//! Invariant: bits 90..128 are always zero; every operation keeps that true.
+
+use super::square::Square;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+/// A set of squares.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Bitboard(pub u128);
+
+impl Bitboard {
+    /// No square.
+    pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 90 squares.
+    pub const ALL: Bitboard = Bitboard((1u128 << 90) - 1);
+
+    /// The set holding only `sq`.
+    #[inline(always)]
+    pub const fn from_square(sq: Square) -> Bitboard {
+        Bitboard(1u128 << sq.index())
+    }
+
+    /// Whether `sq` is in the set.
+    #[inline(always)]
+    pub const fn has(self, sq: Square) -> bool {
+        (self.0 >> sq.index()) & 1 != 0
+    }
+
+    /// Whether the set is empty.
+    #[inline(always)]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether the set has at least one square.
+    #[inline(always)]
+    pub const fn any(self) -> bool {
+        self.0 != 0
+    }
+
+    /// Number of squares in the set.
+    #[inline(always)]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether the set has more than one square.
+    #[inline(always)]
+    pub const fn more_than_one(self) -> bool {
+        self.0 & self.0.wrapping_sub(1) != 0
+    }
+
+    /// The lowest square, if any.
+    #[inline(always)]
+    pub fn lsb(self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::from_index_unchecked(
+                self.0.trailing_zeros() as usize
+            ))
+        }
+    }
+
+    /// The set with `sq` added.
+    #[inline(always)]
+    pub const fn with(self, sq: Square) -> Bitboard {
+        Bitboard(self.0 | (1u128 << sq.index()))
+    }
+
+    /// The set with `sq` removed.
+    #[inline(always)]
+    pub const fn without(self, sq: Square) -> Bitboard {
+        Bitboard(self.0 & !(1u128 << sq.index()))
+    }
+}
+
+impl std::fmt::Debug for Bitboard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(*self).finish()
+    }
+}
+
+/// Iterates over the squares of the set, lowest index first.
+impl Iterator for Bitboard {
+    type Item = Square;
+    #[inline(always)]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(Square::from_index_unchecked(i))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0 & Bitboard::ALL.0)
+    }
+}
+
+macro_rules! binop {
+    ($tr:ident, $f:ident, $tra:ident, $fa:ident, $op:tt) => {
+        impl $tr for Bitboard {
+            type Output = Bitboard;
+            #[inline(always)]
+            fn $f(self, rhs: Bitboard) -> Bitboard {
+                Bitboard(self.0 $op rhs.0)
+            }
+        }
+        impl $tra for Bitboard {
+            #[inline(always)]
+            fn $fa(&mut self, rhs: Bitboard) {
+                self.0 = self.0 $op rhs.0;
+            }
+        }
+    };
+}
+binop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+binop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+binop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl FromIterator<Square> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
+        iter.into_iter().fold(Bitboard::EMPTY, |b, sq| b.with(sq))
+    }
+}

@@ -1,0 +1,21 @@
+//! The rules of the board: squares, bitboards, pieces, attack tables, positions, legal move
+//! generation, Zobrist keys, FEN and move text.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod fen;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod piece;
+pub mod position;
+pub mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use fen::FenError;
+pub use moves::{Move, MoveList};
+pub use notation::MoveError;
+pub use piece::{Piece, PieceKind};
+pub use position::{Position, START_FEN};
+pub use square::{Color, Square};

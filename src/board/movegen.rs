@@ -1,0 +1,194 @@
+//! Legal move generation.
+//!
+//! Pseudo-legal destinations come from the tables in `attacks`; legality is decided without
+//! playing the move. When the side to move is not in check, only moves that touch a
+//! "sensitive" square can expose the king: a square on a king line (rank or file) that holds an
+//! enemy rook, cannon or king, or a diagonal neighbour of the king when an enemy horse could
+//! attack over it. Every other move is legal as generated; sensitive moves, king moves and all
+//! moves in check get the full test (`leaves_king_safe`).
+
+use super::attacks;
+use super::bitboard::Bitboard;
+use super::moves::{Move, MoveList};
+use super::piece::PieceKind;
+use super::position::Position;
+use super::square::Square;
+
+impl Position {
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate::<false>(&mut list);
+        list
+    }
+
+    /// Legal captures only (for quiescence).
+    pub fn legal_captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate::<true>(&mut list);
+        list
+    }
+
+    /// Number of legal moves (perft's last ply).
+    pub fn count_legal(&self) -> usize {
+        let mut list = MoveList::new();
+        self.generate::<false>(&mut list);
+        list.len()
+    }
+
+    /// Whether `m` is a legal move in this position.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.is_pseudo_legal(m) && self.leaves_king_safe(m)
+    }
+
+    /// Whether `m` follows the movement rules for a piece of the side to move (the king may be
+    /// left in check). Accepts any `Move`, e.g. one read from the hash table.
+    pub fn is_pseudo_legal(&self, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let us = self.side_to_move();
+        match self.piece_at(from) {
+            Some(p) if p.color() == us => self.destinations(from, p.kind()).has(to),
+            _ => false,
+        }
+    }
+
+    /// Pseudo-legal destinations of the side-to-move piece of `kind` on `from` (own pieces
+    /// excluded).
+    #[inline]
+    fn destinations(&self, from: Square, kind: PieceKind) -> Bitboard {
+        let us = self.side_to_move();
+        let own = self.color_bb(us);
+        let occ = self.occupied();
+        let enemy = self.color_bb(!us);
+        let i = from.index();
+        let t = match kind {
+            PieceKind::King => attacks::KING_STEPS[i],
+            PieceKind::Advisor => attacks::ADVISOR_STEPS[i],
+            PieceKind::Elephant => {
+                let mut t = Bitboard::EMPTY;
+                for &(to, eye) in &attacks::ELEPHANT_JUMPS[i] {
+                    if to != attacks::NONE && (occ.0 >> eye) & 1 == 0 {
+                        t.0 |= 1u128 << to;
+                    }
+                }
+                t
+            }
+            PieceKind::Horse => horse_targets(i, occ),
+            PieceKind::Rook => self.slides(from).0,
+            PieceKind::Cannon => {
+                let (r, c) = self.slides(from);
+                return (r & !occ) | (c & enemy);
+            }
+            PieceKind::Pawn => attacks::PAWN_STEPS[us.index()][i],
+        };
+        t & !own
+    }
+
+    /// Generates legal moves (captures only if `CAPTURES`) into `list`.
+    pub fn generate<const CAPTURES: bool>(&self, list: &mut MoveList) {
+        let us = self.side_to_move();
+        let them = !us;
+        let own = self.color_bb(us);
+        let enemy = self.color_bb(them);
+        let occ = self.occupied();
+        let target = if CAPTURES { enemy } else { !own };
+        let k = self.king(us);
+        let in_check = self.king_attacked(k, them, occ, enemy);
+        let sensitive = if in_check {
+            Bitboard::ALL
+        } else {
+            self.sensitive_squares(k)
+        };
+
+        // King: every step is tested.
+        for to in attacks::KING_STEPS[k.index()] & target {
+            let m = Move::new(k, to);
+            if self.leaves_king_safe(m) {
+                list.push(m);
+            }
+        }
+
+        let mut add = |from: Square, targets: Bitboard| {
+            let (checked, free) = if sensitive.has(from) {
+                (targets, Bitboard::EMPTY)
+            } else {
+                (targets & sensitive, targets & !sensitive)
+            };
+            for to in free {
+                list.push(Move::new(from, to));
+            }
+            for to in checked {
+                let m = Move::new(from, to);
+                if self.leaves_king_safe(m) {
+                    list.push(m);
+                }
+            }
+        };
+
+        for from in self.pieces(us, PieceKind::Rook) {
+            add(from, self.slides(from).0 & target);
+        }
+        for from in self.pieces(us, PieceKind::Cannon) {
+            let (r, c) = self.slides(from);
+            let t = if CAPTURES {
+                c & enemy
+            } else {
+                (r & !occ) | (c & enemy)
+            };
+            add(from, t);
+        }
+        for from in self.pieces(us, PieceKind::Horse) {
+            add(from, horse_targets(from.index(), occ) & target);
+        }
+        for from in self.pieces(us, PieceKind::Pawn) {
+            add(from, attacks::PAWN_STEPS[us.index()][from.index()] & target);
+        }
+        for from in self.pieces(us, PieceKind::Elephant) {
+            let mut t = Bitboard::EMPTY;
+            for &(to, eye) in &attacks::ELEPHANT_JUMPS[from.index()] {
+                if to != attacks::NONE && (occ.0 >> eye) & 1 == 0 {
+                    t.0 |= 1u128 << to;
+                }
+            }
+            add(from, t & target);
+        }
+        for from in self.pieces(us, PieceKind::Advisor) {
+            add(from, attacks::ADVISOR_STEPS[from.index()] & target);
+        }
+    }
+
+    /// Squares where leaving or arriving might expose the own king on `k` (not in check).
+    #[inline]
+    fn sensitive_squares(&self, k: Square) -> Bitboard {
+        let them = !self.side_to_move();
+        let line_attackers = self.pieces(them, PieceKind::Rook)
+            | self.pieces(them, PieceKind::Cannon)
+            | self.pieces(them, PieceKind::King);
+        let mut s = Bitboard::EMPTY;
+        let rank = attacks::RANK_LINE[k.index()];
+        if (rank & line_attackers).any() {
+            s |= rank;
+        }
+        let file = attacks::FILE_LINE[k.index()];
+        if (file & line_attackers).any() {
+            s |= file;
+        }
+        if (attacks::HORSE_RANGE[k.index()] & self.pieces(them, PieceKind::Horse)).any() {
+            s |= attacks::DIAGONAL_NEIGHBOURS[k.index()];
+        }
+        s
+    }
+}
+
+/// Horse destinations from square index `i` with occupancy `occ` (legs checked).
+#[inline(always)]
+fn horse_targets(i: usize, occ: Bitboard) -> Bitboard {
+    let mut t = Bitboard::EMPTY;
+    for d in 0..4 {
+        let leg = attacks::HORSE_LEGS[i * 4 + d];
+        if leg != attacks::NONE && (occ.0 >> leg) & 1 == 0 {
+            t |= attacks::HORSE_TARGETS[i * 4 + d];
+        }
+    }
+    t
+}

@@ -1,0 +1,61 @@
+//! The `chariot` binary: with no subcommand, the engine's protocol loop; otherwise a tool.
+
+use chariot::board::Position;
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "chariot",
+    version,
+    about = "Chariot, a Xiangqi engine (UCI and UCCI)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count leaf nodes of the legal move tree: one line per root move, then `Nodes searched: N`.
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Position as one quoted FEN argument (start position if absent).
+        fen: Option<String>,
+        /// Threads (root moves shared out); 1 by default.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::init();
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            eprintln!("protocol loop not built yet");
+            ExitCode::FAILURE
+        }
+        Some(Command::Perft {
+            depth,
+            fen,
+            threads,
+        }) => {
+            let pos = match fen.as_deref().map(Position::from_fen).transpose() {
+                Ok(p) => p.unwrap_or_default(),
+                Err(e) => {
+                    eprintln!("error: invalid FEN: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            match chariot::tools::perft::run(&pos, depth, threads, &mut out, &mut std::io::stderr())
+            {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::FAILURE,
+            }
+        }
+    }
+}
