@@ -1,7 +1,9 @@
 //! Chariot: a Xiangqi (Chinese chess) engine.
 //!
-//! `board` holds the rules (bitboard move generation, FEN, Zobrist keys); `tools` the
-//! command-line tools (perft).
+//! `board` holds the rules (bitboard move generation, FEN, Zobrist keys); `eval` and `search`
+//! the game search; `tools` the command-line tools (perft).
 
 pub mod board;
+pub mod eval;
+pub mod search;
 pub mod tools;

@@ -4,6 +4,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod fen;
+pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
@@ -14,6 +15,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::FenError;
+pub use game::{Game, GameError};
 pub use moves::{Move, MoveList};
 pub use notation::MoveError;
 pub use piece::{Piece, PieceKind};

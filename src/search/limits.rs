@@ -1,0 +1,97 @@
+//! What a search may spend (`Limits`, filled from a `go` command) and the flags shared with the
+//! thread that controls it (`Control`: stop, ponder).
+
+use crate::board::Move;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// The side to move's clock, in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on the clock.
+    pub time: u64,
+    /// Increment per move.
+    pub inc: u64,
+    /// Moves until the next time control, if given.
+    pub movestogo: Option<u32>,
+}
+
+/// Search limits from `go`. The first limit reached ends the search; none at all means search
+/// to the maximum depth.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Iteration limit in plies.
+    pub depth: Option<u32>,
+    /// Node budget.
+    pub nodes: Option<u64>,
+    /// Think exactly this long (ms).
+    pub movetime: Option<u64>,
+    /// Stop once a mate in at most this many moves is proved.
+    pub mate: Option<u32>,
+    /// The side to move's clock.
+    pub clock: Option<Clock>,
+    /// Search until stopped; the result is held until `stop`.
+    pub infinite: bool,
+    /// Safety margin subtracted from every time budget (ms).
+    pub move_overhead: u64,
+    /// Root moves to consider (empty = all legal moves). Already checked to be legal.
+    pub root_moves: Vec<Move>,
+}
+
+/// Flags shared between the search thread and the thread that controls it.
+#[derive(Debug)]
+pub struct Control {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    start: Instant,
+    /// Milliseconds after `start` from which the clock runs (set at `ponderhit`).
+    clock_origin_ms: AtomicU64,
+}
+
+impl Control {
+    /// New flags; the clock starts now. `pondering`: a `go ponder` search (no time limit and the
+    /// result is held until `ponderhit` or `stop`).
+    pub fn new(pondering: bool) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            start: Instant::now(),
+            clock_origin_ms: AtomicU64::new(0),
+        }
+    }
+
+    /// Asks the search to stop as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a stop was requested.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: from now on the limits apply, measured from now.
+    pub fn ponderhit(&self) {
+        let now = self.start.elapsed().as_millis() as u64;
+        self.clock_origin_ms.store(now, Ordering::SeqCst);
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Whether the search is still pondering.
+    #[inline]
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Milliseconds since the search started.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Milliseconds on the clock: since the start, or since `ponderhit`.
+    pub fn clock_ms(&self) -> u64 {
+        self.elapsed_ms()
+            .saturating_sub(self.clock_origin_ms.load(Ordering::Relaxed))
+    }
+}
