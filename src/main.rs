@@ -27,6 +27,11 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Search the bench positions to a fixed depth; last line `<nodes> nodes <nps> nps`.
+    Bench {
+        /// Depth (default 6).
+        depth: Option<u32>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -36,6 +41,12 @@ fn main() -> ExitCode {
         None => {
             eprintln!("protocol loop not built yet");
             ExitCode::FAILURE
+        }
+        Some(Command::Bench { depth }) => {
+            match chariot::tools::bench::run(depth, &mut std::io::stdout()) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::FAILURE,
+            }
         }
         Some(Command::Perft {
             depth,

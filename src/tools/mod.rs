@@ -1,3 +1,4 @@
 //! Command-line tools built on the library: perft (and later bench, match).
 
+pub mod bench;
 pub mod perft;

@@ -1,0 +1,48 @@
+//! `bench`: a fixed-depth search over the positions of `positions/bench.epd`.
+//!
+//! The node total is the search's signature: it changes only when search behaviour changes.
+//! Each position is searched with fresh tables (16 MiB hash, one thread, no clock).
+
+use crate::board::{Game, Position};
+use crate::search::{Control, Limits, NullSink, Searcher};
+use std::time::Instant;
+
+/// The bench positions (FENs), one per line of `positions/bench.epd`.
+pub const POSITIONS: &str = include_str!("../../positions/bench.epd");
+
+/// Default bench depth.
+pub const DEFAULT_DEPTH: u32 = 6;
+
+/// Total nodes and elapsed seconds of a bench at `depth`.
+pub fn bench(depth: u32) -> (u64, f64) {
+    let start = Instant::now();
+    let mut nodes = 0;
+    for line in POSITIONS.lines() {
+        let fen = line.split(';').next().unwrap_or("").trim();
+        let Ok(pos) = fen.parse::<Position>() else {
+            continue;
+        };
+        let mut searcher = Searcher::new(16);
+        let limits = Limits {
+            depth: Some(depth),
+            ..Default::default()
+        };
+        let r = searcher.search(
+            &Game::new(pos),
+            &limits,
+            &Control::new(false),
+            &mut NullSink,
+        );
+        nodes += r.nodes;
+    }
+    (nodes, start.elapsed().as_secs_f64())
+}
+
+/// Runs the bench and writes its last line: `<nodes> nodes <nps> nps`.
+pub fn run(depth: Option<u32>, out: &mut dyn std::io::Write) -> std::io::Result<u64> {
+    let (nodes, secs) = bench(depth.unwrap_or(DEFAULT_DEPTH));
+    let nps = (nodes as f64 / secs.max(1e-9)) as u64;
+    writeln!(out, "{nodes} nodes {nps} nps")?;
+    out.flush()?;
+    Ok(nodes)
+}
