@@ -29,11 +29,11 @@ impl Position {
         list
     }
 
-    /// Number of legal moves (perft's last ply).
+    /// Number of legal moves (perft's last ply), counted without listing them.
     pub fn count_legal(&self) -> usize {
-        let mut list = MoveList::new();
-        self.generate::<false>(&mut list);
-        list.len()
+        let mut counter = Counter(0);
+        self.generate_into::<false, _>(&mut counter);
+        counter.0
     }
 
     /// Whether `m` is a legal move in this position.
@@ -86,6 +86,10 @@ impl Position {
 
     /// Generates legal moves (captures only if `CAPTURES`) into `list`.
     pub fn generate<const CAPTURES: bool>(&self, list: &mut MoveList) {
+        self.generate_into::<CAPTURES, _>(list);
+    }
+
+    fn generate_into<const CAPTURES: bool, S: Sink>(&self, list: &mut S) {
         let us = self.side_to_move();
         let them = !us;
         let own = self.color_bb(us);
@@ -114,9 +118,7 @@ impl Position {
             } else {
                 (targets & sensitive, targets & !sensitive)
             };
-            for to in free {
-                list.push(Move::new(from, to));
-            }
+            list.push_all(from, free);
             for to in checked {
                 let m = Move::new(from, to);
                 if self.leaves_king_safe(m) {
@@ -177,6 +179,38 @@ impl Position {
             s |= attacks::DIAGONAL_NEIGHBOURS[k.index()];
         }
         s
+    }
+}
+
+/// Where generated moves go: a list, or just a count.
+trait Sink {
+    fn push(&mut self, m: Move);
+    fn push_all(&mut self, from: Square, targets: Bitboard);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+    #[inline(always)]
+    fn push_all(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            MoveList::push(self, Move::new(from, to));
+        }
+    }
+}
+
+struct Counter(usize);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn push(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn push_all(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += targets.count() as usize;
     }
 }
 
