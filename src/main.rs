@@ -39,8 +39,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => {
-            eprintln!("protocol loop not built yet");
-            ExitCode::FAILURE
+            chariot::protocol::run();
+            ExitCode::SUCCESS
         }
         Some(Command::Bench { depth }) => {
             match chariot::tools::bench::run(depth, &mut std::io::stdout()) {

@@ -1,0 +1,430 @@
+//! Parsing one input line into a `Command` (both dialects share one grammar).
+//!
+//! Keywords compare case-insensitively as whole tokens; FEN text keeps its case. Parsing never
+//! fails on odd numbers in `go`: a bad value drops that keyword and is reported as a warning.
+
+use std::fmt;
+
+/// One command from the GUI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `uci`: choose (or repeat) the UCI handshake.
+    Uci,
+    /// `ucci`: choose (or repeat) the UCCI handshake.
+    Ucci,
+    /// `isready`.
+    IsReady,
+    /// `setoption` in either syntax.
+    SetOption {
+        /// Option name as given (lookup ignores case, spaces and underscores).
+        name: String,
+        /// Value text, possibly empty.
+        value: String,
+    },
+    /// `ucinewgame`, `newgame`, `uccinewgame`.
+    NewGame,
+    /// `position` (or bare `startpos`/`fen`).
+    Position(PositionSpec),
+    /// `go …`.
+    Go(Box<GoArgs>),
+    /// `stop`.
+    Stop,
+    /// `ponderhit [draw]`.
+    PonderHit {
+        /// UCCI `ponderhit draw`: the opponent offers a draw.
+        draw: bool,
+    },
+    /// `quit`.
+    Quit,
+    /// `banmoves m1 m2 …` (move texts, checked later against the position).
+    BanMoves(Vec<String>),
+    /// `probe <position>`.
+    Probe(PositionSpec),
+    /// `d`: board diagram.
+    Display,
+    /// `eval`: evaluation breakdown.
+    Eval,
+    /// `bench [depth]`.
+    Bench(Option<u32>),
+    /// `path …` (grid A*).
+    Path(Vec<String>),
+    /// `help`.
+    Help,
+    /// Blank line or `#` comment: ignored silently.
+    Nothing,
+}
+
+/// A position: start position or FEN, plus moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionSpec {
+    /// FEN text, or `None` for the start position.
+    pub fen: Option<String>,
+    /// Move texts after `moves`.
+    pub moves: Vec<String>,
+}
+
+/// Every `go` keyword of both dialects. Times are as given (UCCI units are applied later).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoArgs {
+    /// UCI `wtime`.
+    pub wtime: Option<u64>,
+    /// UCI `btime`.
+    pub btime: Option<u64>,
+    /// UCI `winc`.
+    pub winc: Option<u64>,
+    /// UCI `binc`.
+    pub binc: Option<u64>,
+    /// `movestogo`.
+    pub movestogo: Option<u64>,
+    /// `movetime`.
+    pub movetime: Option<u64>,
+    /// UCCI `time`.
+    pub time: Option<u64>,
+    /// UCCI `increment`.
+    pub increment: Option<u64>,
+    /// UCCI `opptime`, `oppincrement`, `oppmovestogo` (informative only).
+    pub opp: Vec<u64>,
+    /// `depth`.
+    pub depth: Option<u64>,
+    /// `nodes`.
+    pub nodes: Option<u64>,
+    /// `mate`.
+    pub mate: Option<u64>,
+    /// `infinite` or `depth infinite`.
+    pub infinite: bool,
+    /// `ponder`.
+    pub ponder: bool,
+    /// UCCI `draw`: a draw offer.
+    pub draw: bool,
+    /// `searchmoves …`.
+    pub searchmoves: Vec<String>,
+    /// `perft N`.
+    pub perft: Option<u64>,
+    /// Keywords dropped for bad values (for one `info string` each).
+    pub warnings: Vec<String>,
+}
+
+/// Why a line could not be understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    /// The first token is no command.
+    Unknown(String),
+    /// A command whose arguments are wrong.
+    Invalid(&'static str, String),
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Unknown(t) if t.is_empty() => write!(f, "unknown command"),
+            CommandError::Unknown(t) => write!(f, "unknown command {t}"),
+            CommandError::Invalid(cmd, why) => write!(f, "invalid {cmd}: {why}"),
+        }
+    }
+}
+
+/// A token made safe to echo: printable ASCII, at most 24 characters, and never one of the
+/// words GUIs search the stream for.
+pub fn echo(token: &str) -> String {
+    let t: String = token
+        .chars()
+        .filter(|c| c.is_ascii_graphic())
+        .take(24)
+        .collect();
+    let lower = t.to_ascii_lowercase();
+    if ["bestmove", "readyok", "uciok", "ucciok"]
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        String::new()
+    } else {
+        t
+    }
+}
+
+/// Parses one line (already stripped of its line end).
+pub fn parse(line: &str) -> Result<Command, CommandError> {
+    let tokens: Vec<&str> = line.split_ascii_whitespace().collect();
+    let Some(first) = tokens.first() else {
+        return Ok(Command::Nothing);
+    };
+    if first.starts_with('#') {
+        return Ok(Command::Nothing);
+    }
+    let rest = &tokens[1..];
+    let word = first.to_ascii_lowercase();
+    let no_args = |c: Command| Ok(c);
+    match word.as_str() {
+        "uci" => no_args(Command::Uci),
+        "ucci" => no_args(Command::Ucci),
+        "isready" => no_args(Command::IsReady),
+        "ucinewgame" | "newgame" | "uccinewgame" => no_args(Command::NewGame),
+        "stop" => no_args(Command::Stop),
+        "quit" => no_args(Command::Quit),
+        "d" => no_args(Command::Display),
+        "eval" => no_args(Command::Eval),
+        "help" => no_args(Command::Help),
+        "ponderhit" => Ok(Command::PonderHit {
+            draw: rest.iter().any(|t| t.eq_ignore_ascii_case("draw")),
+        }),
+        "setoption" => parse_setoption(rest),
+        "position" => parse_position(rest, "position").map(Command::Position),
+        "startpos" | "fen" => parse_position(&tokens, "position").map(Command::Position),
+        "probe" => parse_position(rest, "probe").map(Command::Probe),
+        "banmoves" => Ok(Command::BanMoves(
+            rest.iter().map(|s| s.to_string()).collect(),
+        )),
+        "go" => Ok(Command::Go(Box::new(parse_go(rest)))),
+        "bench" => match rest.first() {
+            None => Ok(Command::Bench(None)),
+            Some(t) => t
+                .parse::<u32>()
+                .ok()
+                .filter(|d| (1..=30).contains(d))
+                .map(|d| Command::Bench(Some(d)))
+                .ok_or_else(|| CommandError::Invalid("bench", format!("bad depth {}", echo(t)))),
+        },
+        "path" => Ok(Command::Path(rest.iter().map(|s| s.to_string()).collect())),
+        _ => Err(CommandError::Unknown(echo(first))),
+    }
+}
+
+fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
+    if rest.is_empty() {
+        return Err(CommandError::Invalid("setoption", "no option name".into()));
+    }
+    if rest[0].eq_ignore_ascii_case("name") {
+        // UCI form: the square-free grammar that vampirc-uci parses.
+        let line = format!("setoption {}", rest.join(" "));
+        if let vampirc_uci::UciMessage::SetOption { name, value } = vampirc_uci::parse_one(&line) {
+            if !name.is_empty() {
+                return Ok(Command::SetOption {
+                    name,
+                    value: value.unwrap_or_default(),
+                });
+            }
+        }
+        let v = rest
+            .iter()
+            .position(|t| t.eq_ignore_ascii_case("value"))
+            .unwrap_or(rest.len());
+        let name = rest[1..v].join(" ");
+        let value = rest.get(v + 1..).map(|r| r.join(" ")).unwrap_or_default();
+        if name.is_empty() {
+            return Err(CommandError::Invalid("setoption", "no option name".into()));
+        }
+        Ok(Command::SetOption { name, value })
+    } else {
+        Ok(Command::SetOption {
+            name: rest[0].to_string(),
+            value: rest[1..].join(" "),
+        })
+    }
+}
+
+fn parse_position(rest: &[&str], cmd: &'static str) -> Result<PositionSpec, CommandError> {
+    let Some(kind) = rest.first() else {
+        return Err(CommandError::Invalid(
+            cmd,
+            "expected startpos or fen".into(),
+        ));
+    };
+    let moves_at = rest
+        .iter()
+        .position(|t| t.eq_ignore_ascii_case("moves"))
+        .unwrap_or(rest.len());
+    let moves: Vec<String> = rest
+        .get(moves_at + 1..)
+        .unwrap_or(&[])
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    if kind.eq_ignore_ascii_case("startpos") {
+        if moves_at != 1 {
+            return Err(CommandError::Invalid(
+                cmd,
+                format!("unexpected {} after startpos", echo(rest[1])),
+            ));
+        }
+        Ok(PositionSpec { fen: None, moves })
+    } else if kind.eq_ignore_ascii_case("fen") {
+        if moves_at <= 1 {
+            return Err(CommandError::Invalid(cmd, "missing FEN".into()));
+        }
+        Ok(PositionSpec {
+            fen: Some(rest[1..moves_at].join(" ")),
+            moves,
+        })
+    } else {
+        Err(CommandError::Invalid(
+            cmd,
+            format!("expected startpos or fen, got {}", echo(kind)),
+        ))
+    }
+}
+
+fn parse_go(rest: &[&str]) -> GoArgs {
+    let mut g = GoArgs::default();
+    let mut i = 0;
+    while i < rest.len() {
+        let kw = rest[i].to_ascii_lowercase();
+        i += 1;
+        let slot: Option<&mut Option<u64>> = match kw.as_str() {
+            "wtime" => Some(&mut g.wtime),
+            "btime" => Some(&mut g.btime),
+            "winc" => Some(&mut g.winc),
+            "binc" => Some(&mut g.binc),
+            "movestogo" => Some(&mut g.movestogo),
+            "movetime" => Some(&mut g.movetime),
+            "time" => Some(&mut g.time),
+            "increment" => Some(&mut g.increment),
+            "nodes" => Some(&mut g.nodes),
+            "mate" => Some(&mut g.mate),
+            "perft" => Some(&mut g.perft),
+            "depth" => {
+                if rest
+                    .get(i)
+                    .is_some_and(|t| t.eq_ignore_ascii_case("infinite"))
+                {
+                    g.infinite = true;
+                    i += 1;
+                    continue;
+                }
+                Some(&mut g.depth)
+            }
+            "opptime" | "oppincrement" | "oppmovestogo" => {
+                if let Some(v) = rest.get(i).and_then(|t| number(t)) {
+                    g.opp.push(v);
+                    i += 1;
+                }
+                continue;
+            }
+            "infinite" => {
+                g.infinite = true;
+                continue;
+            }
+            "ponder" => {
+                g.ponder = true;
+                continue;
+            }
+            "draw" => {
+                g.draw = true;
+                continue;
+            }
+            "searchmoves" => {
+                g.searchmoves = rest[i..].iter().map(|s| s.to_string()).collect();
+                break;
+            }
+            _ => None,
+        };
+        let Some(slot) = slot else {
+            g.warnings.push(format!("go: ignored {}", echo(&kw)));
+            continue;
+        };
+        match rest.get(i).and_then(|t| number(t)) {
+            Some(v) => {
+                *slot = Some(v);
+                i += 1;
+            }
+            None => g
+                .warnings
+                .push(format!("go: bad or missing value for {kw}")),
+        }
+    }
+    g
+}
+
+/// A non-negative integer; negative numbers count as 0; huge ones saturate.
+fn number(t: &str) -> Option<u64> {
+    if let Ok(v) = t.parse::<i128>() {
+        return Some(v.clamp(0, u64::MAX as i128) as u64);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions() {
+        assert_eq!(
+            parse("position startpos moves h2e2 h9g7").unwrap(),
+            Command::Position(PositionSpec {
+                fen: None,
+                moves: vec!["h2e2".into(), "h9g7".into()]
+            })
+        );
+        assert_eq!(
+            parse("fen 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 MOVES d0e0").unwrap(),
+            Command::Position(PositionSpec {
+                fen: Some("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1".into()),
+                moves: vec!["d0e0".into()]
+            })
+        );
+        assert!(parse("position startpos junk").is_err());
+        assert!(parse("position fen").is_err());
+        assert!(parse("position").is_err());
+    }
+
+    #[test]
+    fn go_keywords_of_both_dialects() {
+        let Command::Go(g) = parse("go wtime 1000 btime -5 winc x depth 7 ponder").unwrap() else {
+            panic!()
+        };
+        assert_eq!(g.wtime, Some(1000));
+        assert_eq!(g.btime, Some(0));
+        assert_eq!(g.winc, None);
+        assert_eq!(g.depth, Some(7));
+        assert!(g.ponder);
+        assert_eq!(g.warnings.len(), 2, "{:?}", g.warnings);
+        let Command::Go(g) =
+            parse("GO draw time 60000 increment 500 opptime 1 oppincrement 2 depth infinite")
+                .unwrap()
+        else {
+            panic!()
+        };
+        assert!(g.draw && g.infinite);
+        assert_eq!((g.time, g.increment), (Some(60000), Some(500)));
+        let Command::Go(g) = parse("go searchmoves h2e2 b0c2").unwrap() else {
+            panic!()
+        };
+        assert_eq!(g.searchmoves, vec!["h2e2", "b0c2"]);
+    }
+
+    #[test]
+    fn setoption_both_syntaxes() {
+        assert_eq!(
+            parse("setoption name Clear Hash").unwrap(),
+            Command::SetOption {
+                name: "Clear Hash".into(),
+                value: String::new()
+            }
+        );
+        assert_eq!(
+            parse("setoption name Hash value 64").unwrap(),
+            Command::SetOption {
+                name: "Hash".into(),
+                value: "64".into()
+            }
+        );
+        assert_eq!(
+            parse("setoption hashsize 32").unwrap(),
+            Command::SetOption {
+                name: "hashsize".into(),
+                value: "32".into()
+            }
+        );
+    }
+
+    #[test]
+    fn echo_is_safe() {
+        assert_eq!(echo("xbestmovex"), "");
+        assert_eq!(echo("a\u{0}b\u{ff}c"), "abc");
+        assert_eq!(echo(&"x".repeat(100)).len(), 24);
+        assert_eq!(parse("  ").unwrap(), Command::Nothing);
+        assert_eq!(parse("# hi").unwrap(), Command::Nothing);
+        assert!(matches!(parse("isreadyxyz"), Err(CommandError::Unknown(_))));
+        assert_eq!(parse("ISREADY").unwrap(), Command::IsReady);
+    }
+}

@@ -1,0 +1,172 @@
+//! The engine's options: what is announced in each dialect, and how a `setoption` applies.
+
+use super::Dialect;
+use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
+
+/// Largest hash table in MiB.
+pub const MAX_HASH_MB: i64 = 4096;
+/// Default hash table in MiB.
+pub const DEFAULT_HASH_MB: i64 = 16;
+
+/// Current option values.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Hash table size in MiB.
+    pub hash_mb: i64,
+    /// Whether the GUI may ask for pondering.
+    pub ponder: bool,
+    /// Milliseconds subtracted from every time budget.
+    pub move_overhead: i64,
+    /// UCCI times in milliseconds (true) or seconds (false).
+    pub usemillisec: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: DEFAULT_HASH_MB,
+            ponder: false,
+            move_overhead: 10,
+            usemillisec: true,
+        }
+    }
+}
+
+/// What a `setoption` asks the controller to do.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing more (value stored or option accepted without effect).
+    None,
+    /// Resize the hash table to `Options::hash_mb`.
+    ResizeHash,
+    /// Clear the hash table and histories.
+    ClearHash,
+    /// A new game.
+    NewGame,
+}
+
+/// The handshake block between `id` and the ok line.
+pub fn announce(dialect: Dialect) -> Vec<String> {
+    match dialect {
+        Dialect::Uci => {
+            let spin = |name: &str, default, min, max| UciOptionConfig::Spin {
+                name: name.to_string(),
+                default: Some(default),
+                min: Some(min),
+                max: Some(max),
+            };
+            [
+                spin("Threads", 1, 1, 1),
+                spin("Hash", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
+                UciOptionConfig::Button {
+                    name: "Clear Hash".into(),
+                },
+                UciOptionConfig::Check {
+                    name: "Ponder".into(),
+                    default: Some(false),
+                },
+                spin("Move Overhead", 10, 0, 5000),
+            ]
+            .into_iter()
+            .map(|o| UciMessage::Option(o).serialize())
+            .collect()
+        }
+        Dialect::Ucci => vec![
+            "option usemillisec type check default true".into(),
+            format!("option hashsize type spin min 1 max {MAX_HASH_MB} default {DEFAULT_HASH_MB}"),
+            "option threads type spin min 1 max 1 default 1".into(),
+            "option ponder type check default false".into(),
+            "option newgame type button".into(),
+        ],
+    }
+}
+
+/// Options accepted and ignored (protocol document §5.3), in normalised form.
+const IGNORED: &[&str] = &[
+    "batch",
+    "debug",
+    "usebook",
+    "bookfiles",
+    "useegtb",
+    "egtbpaths",
+    "usehash",
+    "promotion",
+    "idle",
+    "pruning",
+    "knowledge",
+    "randomness",
+    "style",
+    "ucivariant",
+    "ucichess960",
+    "ucianalysemode",
+    "ucishowwdl",
+    "uccixiangqi",
+    "multipv",
+];
+
+fn normalise(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_whitespace() && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn check(value: &str) -> Option<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" | "on" | "1" | "yes" => Some(true),
+        "false" | "off" | "0" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+impl Options {
+    /// Applies `setoption`. `Err` carries the `info string` text (`None`: stay silent).
+    pub fn set(
+        &mut self,
+        dialect: Dialect,
+        name: &str,
+        value: &str,
+    ) -> Result<Effect, Option<String>> {
+        let key = normalise(name);
+        let shown = super::command::echo(name);
+        let spin = |min: i64, max: i64, zero_default: Option<i64>| -> Result<i64, Option<String>> {
+            match value.trim().parse::<i64>() {
+                Ok(0) if zero_default.is_some() => Ok(zero_default.unwrap_or(0)),
+                Ok(v) if (min..=max).contains(&v) => Ok(v),
+                _ => Err(Some(format!(
+                    "bad value for {shown}: expected an integer from {min} to {max}"
+                ))),
+            }
+        };
+        let boolean = || {
+            check(value)
+                .ok_or_else(|| Some(format!("bad value for {shown}: expected true or false")))
+        };
+        match key.as_str() {
+            "hash" | "hashsize" => {
+                self.hash_mb = spin(1, MAX_HASH_MB, Some(DEFAULT_HASH_MB))?;
+                Ok(Effect::ResizeHash)
+            }
+            "threads" => spin(1, 1, Some(1)).map(|_| Effect::None),
+            "clearhash" => Ok(Effect::ClearHash),
+            "newgame" | "ucinewgame" => Ok(Effect::NewGame),
+            "ponder" => {
+                self.ponder = boolean()?;
+                Ok(Effect::None)
+            }
+            "moveoverhead" => {
+                self.move_overhead = spin(0, 5000, None)?;
+                Ok(Effect::None)
+            }
+            "usemillisec" => {
+                self.usemillisec = boolean()?;
+                Ok(Effect::None)
+            }
+            k if IGNORED.contains(&k) => Ok(Effect::None),
+            _ => match dialect {
+                Dialect::Uci => Err(Some(format!("unknown option {shown}"))),
+                Dialect::Ucci => Err(None),
+            },
+        }
+    }
+}
