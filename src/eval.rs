@@ -1,44 +1,305 @@
-//! Static evaluation: material (a first version; the search issue grows it).
+//! Static evaluation in centipawns from the side to move's point of view.
+//!
+//! Terms (each symmetric between the colours; tables are written from Red's side and mirrored
+//! for Black): material and piece-square tables; rook and horse mobility (a horse with a
+//! hobbled leg loses its jumps); cannons on the enemy king's file (the "empty cannon" with no
+//! screen, or a loaded central cannon with one); king safety as missing advisors and elephants
+//! weighed by the enemy's attacking pieces; side by side pawns across the river; a tempo bonus.
 
-use crate::board::{Color, PieceKind, Position};
+use crate::board::{attacks, Bitboard, Color, PieceKind, Position, Square};
+use crate::search::score::EVAL_LIMIT;
 
-/// Material value of each kind in centipawns.
-pub const VALUES: [i32; 7] = [0, 120, 120, 400, 900, 450, 100];
+/// Material value of each kind in centipawns (king 0).
+pub const VALUES: [i32; 7] = [0, 200, 200, 400, 900, 450, 100];
 
-/// Evaluation from the side to move's point of view.
-pub fn evaluate(pos: &Position) -> i32 {
-    let mut v = 0;
-    for kind in PieceKind::ALL {
-        let red = pos.pieces(Color::Red, kind).count() as i32;
-        let black = pos.pieces(Color::Black, kind).count() as i32;
-        v += (red - black) * VALUES[kind.index()];
-    }
-    if pos.side_to_move() == Color::Red {
-        v
-    } else {
-        -v
+/// Bonus for the side to move.
+const TEMPO: i32 = 10;
+
+type Table = [[i32; 9]; 10];
+
+#[rustfmt::skip]
+const PAWN: Table = [
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, -2, 0, 4, 0, -2, 0, 0],
+    [2, 0, 8, 0, 8, 0, 8, 0, 2],
+    [6, 12, 18, 18, 20, 18, 18, 12, 6],
+    [10, 20, 30, 34, 40, 34, 30, 20, 10],
+    [14, 26, 42, 60, 80, 60, 42, 26, 14],
+    [18, 36, 56, 80, 120, 80, 56, 36, 18],
+    [0, 3, 6, 9, 12, 9, 6, 3, 0],
+];
+
+#[rustfmt::skip]
+const HORSE: Table = [
+    [0, -4, 0, 0, 0, 0, 0, -4, 0],
+    [0, 2, 4, 4, -2, 4, 4, 2, 0],
+    [4, 2, 8, 8, 4, 8, 8, 2, 4],
+    [2, 6, 8, 6, 10, 6, 8, 6, 2],
+    [4, 12, 16, 14, 12, 14, 16, 12, 4],
+    [6, 16, 14, 18, 16, 18, 14, 16, 6],
+    [8, 24, 18, 24, 20, 24, 18, 24, 8],
+    [12, 14, 16, 20, 18, 20, 16, 14, 12],
+    [4, 10, 28, 16, 8, 16, 28, 10, 4],
+    [4, 8, 16, 12, 4, 12, 16, 8, 4],
+];
+
+#[rustfmt::skip]
+const ROOK: Table = [
+    [-2, 10, 6, 14, 12, 14, 6, 10, -2],
+    [8, 4, 8, 16, 8, 16, 8, 4, 8],
+    [4, 8, 6, 14, 12, 14, 6, 8, 4],
+    [6, 10, 8, 14, 14, 14, 8, 10, 6],
+    [12, 16, 14, 20, 20, 20, 14, 16, 12],
+    [12, 14, 12, 18, 18, 18, 12, 14, 12],
+    [12, 18, 16, 22, 22, 22, 16, 18, 12],
+    [12, 12, 12, 18, 18, 18, 12, 12, 12],
+    [16, 20, 18, 24, 26, 24, 18, 20, 16],
+    [14, 14, 12, 18, 16, 18, 12, 14, 14],
+];
+
+#[rustfmt::skip]
+const CANNON: Table = [
+    [0, 0, 2, 6, 6, 6, 2, 0, 0],
+    [0, 2, 4, 6, 6, 6, 4, 2, 0],
+    [4, 0, 8, 6, 10, 6, 8, 0, 4],
+    [0, 0, 0, 2, 4, 2, 0, 0, 0],
+    [-2, 0, 4, 2, 6, 2, 4, 0, -2],
+    [0, 0, 0, 2, 8, 2, 0, 0, 0],
+    [0, 0, -2, 4, 10, 4, -2, 0, 0],
+    [2, 2, 0, -10, -8, -10, 0, 2, 2],
+    [2, 2, 0, -4, -14, -4, 0, 2, 2],
+    [6, 4, 0, -10, -12, -10, 0, 4, 6],
+];
+
+#[rustfmt::skip]
+const GUARD: Table = [
+    [0, 0, 0, 0, 5, 0, 0, 0, 0],
+    [0, 0, 0, 0, 3, 0, 0, 0, 0],
+    [-2, 0, 0, -1, 3, -1, 0, 0, -2],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, -2, 0, 0, 0, -2, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+];
+
+#[rustfmt::skip]
+const KING: Table = [
+    [0, 0, 0, 0, 5, 0, 0, 0, 0],
+    [0, 0, 0, -8, -5, -8, 0, 0, 0],
+    [0, 0, 0, -15, -15, -15, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+];
+
+fn table(kind: PieceKind) -> &'static Table {
+    match kind {
+        PieceKind::King => &KING,
+        PieceKind::Advisor | PieceKind::Elephant => &GUARD,
+        PieceKind::Horse => &HORSE,
+        PieceKind::Rook => &ROOK,
+        PieceKind::Cannon => &CANNON,
+        PieceKind::Pawn => &PAWN,
     }
 }
 
-/// A readable breakdown of the evaluation (for the `eval` command), Red's view then the side
-/// to move's.
-pub fn breakdown(pos: &Position) -> String {
-    let mut out = String::new();
-    let mut total = 0;
-    for kind in PieceKind::ALL {
-        let red = pos.pieces(Color::Red, kind).count() as i32;
-        let black = pos.pieces(Color::Black, kind).count() as i32;
-        let v = (red - black) * VALUES[kind.index()];
-        total += v;
-        out.push_str(&format!("material {:?}: {v}\n", kind));
-    }
-    let stm = if pos.side_to_move() == Color::Red {
-        total
+/// Piece-square value of `kind` of `color` on `sq`.
+#[inline]
+fn pst(kind: PieceKind, color: Color, sq: Square) -> i32 {
+    let s = if color == Color::Red {
+        sq
     } else {
-        -total
+        sq.flip_rank()
     };
+    table(kind)[s.rank() as usize][s.file() as usize]
+}
+
+/// The evaluation terms of one colour.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Terms {
+    /// Material.
+    pub material: i32,
+    /// Piece-square tables.
+    pub placement: i32,
+    /// Rook and horse mobility.
+    pub mobility: i32,
+    /// Cannons aimed at the enemy king.
+    pub cannons: i32,
+    /// Missing advisors and elephants against attackers.
+    pub king_safety: i32,
+    /// Pawns across the river side by side.
+    pub pawns: i32,
+}
+
+impl Terms {
+    fn total(&self) -> i32 {
+        self.material
+            + self.placement
+            + self.mobility
+            + self.cannons
+            + self.king_safety
+            + self.pawns
+    }
+}
+
+/// The terms of `us`.
+pub fn terms(pos: &Position, us: Color) -> Terms {
+    let them = !us;
+    let own = pos.color_bb(us);
+    let occ = pos.occupied();
+    let mut t = Terms::default();
+    for kind in PieceKind::ALL {
+        for sq in pos.pieces(us, kind) {
+            t.material += VALUES[kind.index()];
+            t.placement += pst(kind, us, sq);
+        }
+    }
+    for sq in pos.pieces(us, PieceKind::Rook) {
+        let moves = (pos.slides(sq).0 & !own).count() as i32;
+        t.mobility += 3 * (moves - 6);
+    }
+    for sq in pos.pieces(us, PieceKind::Horse) {
+        let mut moves = 0;
+        for d in 0..4 {
+            let leg = attacks::HORSE_LEGS[sq.index() * 4 + d];
+            if leg != attacks::NONE && (occ.0 >> leg) & 1 == 0 {
+                moves += (attacks::HORSE_TARGETS[sq.index() * 4 + d] & !own).count() as i32;
+            }
+        }
+        t.mobility += 5 * (moves - 3) - if moves <= 1 { 15 } else { 0 };
+    }
+    let king = pos.king(them);
+    for sq in pos.pieces(us, PieceKind::Cannon) {
+        if sq.file() == king.file() {
+            let between = between_on_file(sq, king) & occ;
+            t.cannons += match between.count() {
+                0 => 60,
+                1 => 20,
+                _ => 0,
+            };
+        }
+    }
+    let attackers = 2 * pos.pieces(them, PieceKind::Rook).count() as i32
+        + pos.pieces(them, PieceKind::Horse).count() as i32
+        + pos.pieces(them, PieceKind::Cannon).count() as i32
+        + (pos.pieces(them, PieceKind::Pawn) & own_half(us)).count() as i32;
+    let missing_advisors = 2 - pos.pieces(us, PieceKind::Advisor).count() as i32;
+    let missing_elephants = 2 - pos.pieces(us, PieceKind::Elephant).count() as i32;
+    t.king_safety = -(missing_advisors * 6 + missing_elephants * 4) * attackers;
+    let crossed = pos.pieces(us, PieceKind::Pawn) & !own_half(us);
+    for sq in crossed {
+        if let Some(right) = sq.offset(1, 0) {
+            if crossed.has(right) {
+                t.pawns += 12;
+            }
+        }
+    }
+    t
+}
+
+fn own_half(c: Color) -> Bitboard {
+    match c {
+        Color::Red => Bitboard((1u128 << 45) - 1),
+        Color::Black => Bitboard::ALL & !Bitboard((1u128 << 45) - 1),
+    }
+}
+
+/// Squares strictly between two squares of one file.
+fn between_on_file(a: Square, b: Square) -> Bitboard {
+    let (lo, hi) = (a.rank().min(b.rank()), a.rank().max(b.rank()));
+    (lo + 1..hi)
+        .filter_map(|r| Square::new(a.file(), r))
+        .collect()
+}
+
+/// Evaluation from the side to move's point of view.
+pub fn evaluate(pos: &Position) -> i32 {
+    let red = terms(pos, Color::Red).total();
+    let black = terms(pos, Color::Black).total();
+    let v = if pos.side_to_move() == Color::Red {
+        red - black
+    } else {
+        black - red
+    };
+    (v + TEMPO).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// A readable breakdown of the evaluation (for the `eval` command).
+pub fn breakdown(pos: &Position) -> String {
+    let r = terms(pos, Color::Red);
+    let b = terms(pos, Color::Black);
+    let mut out = String::from("term          red  black   diff\n");
+    let rows = [
+        ("material", r.material, b.material),
+        ("placement", r.placement, b.placement),
+        ("mobility", r.mobility, b.mobility),
+        ("cannons", r.cannons, b.cannons),
+        ("king safety", r.king_safety, b.king_safety),
+        ("pawns", r.pawns, b.pawns),
+        ("total", r.total(), b.total()),
+    ];
+    for (name, x, y) in rows {
+        out.push_str(&format!("{name:<11} {x:>6} {y:>6} {:>6}\n", x - y));
+    }
     out.push_str(&format!(
-        "total (red): {total}\ntotal (side to move): {stm}\n"
+        "evaluation (side to move, with tempo): {}\n",
+        evaluate(pos)
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetric() {
+        for fen in [
+            crate::board::START_FEN,
+            "2bakab2/9/4c4/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/2BAKAB2 w",
+        ] {
+            let p: Position = fen.parse().unwrap();
+            let flipped: Position = flip(&p).parse().unwrap();
+            assert_eq!(evaluate(&p), evaluate(&flipped), "{fen}");
+        }
+        assert_eq!(evaluate(&Position::startpos()), TEMPO);
+    }
+
+    /// The colour-swapped position (board turned, colours exchanged, other side to move).
+    fn flip(p: &Position) -> String {
+        let fen = p.fen();
+        let mut parts = fen.split(' ');
+        let board: Vec<String> = parts
+            .next()
+            .unwrap()
+            .split('/')
+            .rev()
+            .map(|r| {
+                r.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = if p.side_to_move() == Color::Red {
+            "b"
+        } else {
+            "w"
+        };
+        format!("{} {side}", board.join("/"))
+    }
 }

@@ -347,3 +347,42 @@ impl std::hash::Hash for Position {
         self.key.hash(state);
     }
 }
+
+impl Position {
+    /// Whether `sq` is attacked by a piece of `by` on the current board (any square: kings and
+    /// advisors by their steps, elephants over an empty eye). Used for move ordering and
+    /// evaluation, not for legality (see `king_attacked`).
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        let occ = self.occupied();
+        let i = sq.index();
+        let pieces = |k: PieceKind| self.pieces(by, k);
+        if (attacks::PAWN_ATTACKERS[by.index()][i] & pieces(PieceKind::Pawn)).any()
+            || (attacks::KING_STEPS[i] & pieces(PieceKind::King)).any()
+            || (attacks::ADVISOR_STEPS[i] & pieces(PieceKind::Advisor)).any()
+        {
+            return true;
+        }
+        let horses = pieces(PieceKind::Horse);
+        if (attacks::HORSE_RANGE[i] & horses).any() {
+            for d in 0..4 {
+                let leg = attacks::HORSE_ATTACK_LEGS[i * 4 + d];
+                if leg != attacks::NONE
+                    && (occ.0 >> leg) & 1 == 0
+                    && (attacks::HORSE_ATTACKERS[i * 4 + d] & horses).any()
+                {
+                    return true;
+                }
+            }
+        }
+        for &(to, eye) in &attacks::ELEPHANT_JUMPS[i] {
+            if to != attacks::NONE
+                && (occ.0 >> eye) & 1 == 0
+                && pieces(PieceKind::Elephant).has(Square::from_index_unchecked(to as usize))
+            {
+                return true;
+            }
+        }
+        let (rook, cannon) = self.slides(sq);
+        (rook & pieces(PieceKind::Rook)).any() || (cannon & pieces(PieceKind::Cannon)).any()
+    }
+}

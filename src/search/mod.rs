@@ -1,17 +1,26 @@
-//! The game search: iterative deepening over a negamax alpha-beta with quiescence.
+//! The game search: iterative deepening with aspiration windows over a principal-variation
+//! alpha-beta (`negamax`) with quiescence, a transposition table (`tt`), move ordering by hash
+//! move, MVV-LVA, killers, counter-moves and history (`ordering`), null-move pruning, late-move
+//! reductions, check extensions, and reverse-futility, futility and razoring at shallow depth.
 //!
 //! The controlling thread hands a `Searcher` (which owns the tables) to a search thread, which
 //! returns it with the result. Progress goes out through an `InfoSink` as data; turning it into
 //! protocol text is the protocol's job.
 
 pub mod limits;
+pub mod negamax;
+pub mod ordering;
 pub mod score;
+pub mod time;
+pub mod tt;
 
 pub use limits::{Clock, Control, Limits};
 
 use crate::board::{Game, Move, Position};
-use crate::eval::evaluate;
-use score::{mated_in, INFINITE, MAX_PLY};
+use negamax::Frame;
+use ordering::Heuristics;
+use score::{is_mate, mate_in, INFINITE, MATE, MAX_PLY};
+use std::sync::Arc;
 
 /// Kind of bound a reported score is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,32 +85,54 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
+const PLIES: usize = MAX_PLY as usize + 2;
+
 /// Owns the search tables (hash table, histories) between searches.
 pub struct Searcher {
+    tt: tt::Table,
     hash_mb: usize,
+    heur: Heuristics,
+    // Per-search state.
     nodes: u64,
     seldepth: u32,
     aborted: bool,
-    deadline: Option<u64>,
+    root: usize,
+    root_depth: u32,
+    stack: Vec<Frame>,
+    pv: Box<[[Option<Move>; PLIES]; PLIES]>,
+    pv_len: [usize; PLIES],
+    control: Arc<Control>,
+    hard_ms: Option<u64>,
     node_limit: Option<u64>,
+    can_abort: bool,
 }
 
 impl Searcher {
     /// A searcher with a hash table of `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
+            tt: tt::Table::new(hash_mb),
             hash_mb: hash_mb.max(1),
+            heur: Heuristics::new(PLIES),
             nodes: 0,
             seldepth: 0,
             aborted: false,
-            deadline: None,
+            root: 0,
+            root_depth: 0,
+            stack: Vec::new(),
+            pv: Box::new([[None; PLIES]; PLIES]),
+            pv_len: [0; PLIES],
+            control: Arc::new(Control::new(false)),
+            hard_ms: None,
             node_limit: None,
+            can_abort: false,
         }
     }
 
     /// Resizes the hash table (clears it).
     pub fn set_hash_mb(&mut self, mb: usize) {
         self.hash_mb = mb.max(1);
+        self.tt = tt::Table::new(self.hash_mb);
     }
 
     /// Hash table size in MiB.
@@ -109,124 +140,64 @@ impl Searcher {
         self.hash_mb
     }
 
-    /// Forgets everything learnt (new game).
-    pub fn clear(&mut self) {}
+    /// Forgets everything learnt (new game): hash table and histories.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.heur.clear();
+    }
 
     /// Hash table fill, per mille.
     pub fn hashfull(&self) -> u32 {
-        0
+        self.tt.hashfull()
     }
 
-    /// Quiescence score of the current position (UCCI `go depth 0`).
-    pub fn quiescence_score(&mut self, game: &Game) -> i32 {
-        let control = Control::new(false);
-        self.qsearch(game.position(), -INFINITE, INFINITE, 0, &control)
+    /// The hash table's move and bounds for `pos`, if stored (UCCI `probe`):
+    /// (move, score, depth, bound).
+    pub fn probe(&self, pos: &Position) -> Option<(Option<Move>, i32, i32, tt::Bound)> {
+        self.tt
+            .probe(pos.key())
+            .map(|h| (h.mv.filter(|&m| pos.is_legal(m)), h.score, h.depth, h.bound))
     }
 
-    /// Searches the current position of `game` within `limits`. Returns when a limit is reached
-    /// or `control` is stopped; with `infinite` (or while pondering) it holds the result until
-    /// stopped (or until `ponderhit` and a limit).
-    pub fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        control: &Control,
-        sink: &mut dyn InfoSink,
-    ) -> SearchResult {
-        let root = game.position();
-        let mut root_moves: Vec<Move> = root.legal_moves().iter().collect();
-        if !limits.root_moves.is_empty() {
-            root_moves.retain(|m| limits.root_moves.contains(m));
-        }
+    fn setup(&mut self, game: &Game, control: &Arc<Control>) {
+        self.control = Arc::clone(control);
         self.nodes = 0;
+        self.seldepth = 0;
         self.aborted = false;
-        self.node_limit = limits.nodes;
-        let hard = limits
-            .movetime
-            .map(|t| t.saturating_sub(limits.move_overhead).max(1))
-            .or_else(|| {
-                limits.clock.map(|c| {
-                    let mtg = c.movestogo.unwrap_or(30).clamp(1, 50) as u64;
-                    (c.time / mtg + c.inc * 3 / 4)
-                        .min(c.time.saturating_sub(limits.move_overhead))
-                        .max(1)
-                })
+        self.stack.clear();
+        let positions = game.positions();
+        // Only the part of the history that can repeat matters: since the last capture.
+        let start = positions
+            .len()
+            .saturating_sub(positions.last().map_or(0, |p| p.halfmove_clock() as usize) + 1);
+        let mut window = 0u16;
+        for (i, p) in positions[start..].iter().enumerate() {
+            if i > 0 {
+                window = window.saturating_add(1);
+            }
+            self.stack.push(Frame {
+                key: p.key(),
+                in_check: p.in_check(),
+                window,
+                eval: 0,
+                moved: None,
             });
-        self.deadline = hard;
-        let mut result = SearchResult {
-            best: root_moves.first().copied(),
-            ..Default::default()
-        };
-        if root_moves.is_empty() {
-            return result;
         }
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 1)
-            .clamp(1, MAX_PLY as u32 - 1);
-        for depth in 1..=max_depth {
-            self.seldepth = 0;
-            let mut alpha = -INFINITE;
-            let mut best = None;
-            for i in 0..root_moves.len() {
-                let m = root_moves[i];
-                let v = -self.negamax(
-                    &root.play(m),
-                    depth as i32 - 1,
-                    -INFINITE,
-                    -alpha,
-                    1,
-                    control,
-                );
-                if self.aborted {
-                    break;
-                }
-                if v > alpha {
-                    alpha = v;
-                    best = Some(m);
-                    root_moves[..=i].rotate_right(1);
-                }
-            }
-            if self.aborted {
-                break;
-            }
-            result.best = best;
-            result.score = alpha;
-            result.depth = depth;
-            let elapsed = control.elapsed_ms();
-            sink.iteration(&Info {
-                depth,
-                seldepth: self.seldepth,
-                score: alpha,
-                bound: Bound::Exact,
-                nodes: self.nodes,
-                time_ms: elapsed,
-                nps: self.nodes * 1000 / elapsed.max(1),
-                hashfull: 0,
-                pv: best.into_iter().collect(),
-            });
-            if let Some(d) = self.deadline {
-                if control.clock_ms() * 2 > d && !control.pondering() {
-                    break;
-                }
-            }
-        }
-        result.nodes = self.nodes;
-        while (limits.infinite || control.pondering()) && !control.stopped() {
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
-        result
+        self.root = self.stack.len() - 1;
+        self.stack.resize(self.root + PLIES + 2, Frame::default());
     }
 
-    fn check_abort(&mut self, control: &Control) {
-        if self.nodes & 1023 == 0 {
-            if control.stopped() {
+    fn check_limits(&mut self) {
+        if self.control.stopped() {
+            self.aborted = true;
+            return;
+        }
+        if !self.can_abort {
+            return;
+        }
+        if let Some(h) = self.hard_ms {
+            if !self.control.pondering() && self.control.clock_ms() >= h {
                 self.aborted = true;
-            }
-            if let Some(d) = self.deadline {
-                if !control.pondering() && control.clock_ms() >= d {
-                    self.aborted = true;
-                }
             }
         }
         if let Some(n) = self.node_limit {
@@ -236,84 +207,227 @@ impl Searcher {
         }
     }
 
-    fn negamax(
+    /// Quiescence score of the current position (UCCI `go depth 0`).
+    pub fn quiescence_score(&mut self, game: &Game) -> i32 {
+        let control = Arc::new(Control::new(false));
+        self.setup(game, &control);
+        self.can_abort = false;
+        self.hard_ms = None;
+        self.node_limit = None;
+        self.qsearch(game.position(), -INFINITE, INFINITE, 0)
+    }
+
+    /// Searches the current position of `game` within `limits`. Returns when a limit is reached
+    /// or `control` is stopped; with `infinite` (or while pondering) it holds the result until
+    /// stopped (or until `ponderhit` and a limit).
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &Arc<Control>,
+        sink: &mut dyn InfoSink,
+    ) -> SearchResult {
+        let root_pos = game.position().clone();
+        let mut root_moves: Vec<Move> = root_pos.legal_moves().iter().collect();
+        if !limits.root_moves.is_empty() {
+            let wanted: Vec<Move> = root_moves
+                .iter()
+                .copied()
+                .filter(|m| limits.root_moves.contains(m))
+                .collect();
+            if !wanted.is_empty() {
+                root_moves = wanted;
+            }
+        }
+        self.setup(game, control);
+        self.tt.new_search();
+        let budget = time::budget(limits);
+        self.hard_ms = budget.map(|b| b.hard);
+        self.node_limit = limits.nodes;
+        self.can_abort = false;
+        let mut result = SearchResult {
+            best: root_moves.first().copied(),
+            ..Default::default()
+        };
+        if root_moves.is_empty() {
+            return result;
+        }
+        // Hash move first.
+        if let Some(m) = self.tt.probe(root_pos.key()).and_then(|h| h.mv) {
+            if let Some(i) = root_moves.iter().position(|&x| x == m) {
+                root_moves[..=i].rotate_right(1);
+            }
+        }
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 4)
+            .clamp(1, MAX_PLY as u32 - 4);
+        let mut prev_score = 0;
+        let mut instability = 0.0f64;
+        for depth in 1..=max_depth {
+            self.root_depth = depth;
+            self.seldepth = 0;
+            let mut delta = 30;
+            let (mut alpha, mut beta) = if depth >= 4 && !is_mate(prev_score) {
+                (prev_score - delta, prev_score + delta)
+            } else {
+                (-INFINITE, INFINITE)
+            };
+            let score = loop {
+                let v = self.root_search(&root_pos, &mut root_moves, depth as i32, alpha, beta);
+                if self.aborted {
+                    break v;
+                }
+                if v <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (v - delta).max(-INFINITE);
+                } else if v >= beta {
+                    beta = (v + delta).min(INFINITE);
+                } else {
+                    break v;
+                }
+                delta += delta;
+                if delta > 1000 {
+                    alpha = -INFINITE;
+                    beta = INFINITE;
+                }
+            };
+            if self.aborted {
+                // Keep the last completed iteration's move unless this one already improved on
+                // it with a fully searched first move.
+                break;
+            }
+            let pv: Vec<Move> = (0..self.pv_len[0]).filter_map(|i| self.pv[0][i]).collect();
+            let best = pv.first().copied().unwrap_or(root_moves[0]);
+            if result.best != Some(best) && depth > 1 {
+                instability += 1.0;
+            }
+            instability *= 0.6;
+            result.best = Some(best);
+            result.ponder = pv.get(1).copied();
+            result.score = score;
+            result.depth = depth;
+            prev_score = score;
+            self.can_abort = true;
+            let elapsed = self.control.elapsed_ms();
+            sink.iteration(&Info {
+                depth,
+                seldepth: self.seldepth.max(depth),
+                score,
+                bound: Bound::Exact,
+                nodes: self.nodes,
+                time_ms: elapsed,
+                nps: self.nodes * 1000 / elapsed.max(1),
+                hashfull: self.tt.hashfull(),
+                pv: legal_pv(&root_pos, &pv),
+            });
+            if let Some(n) = limits.mate {
+                if score >= mate_in(2 * n as i32 - 1) {
+                    break;
+                }
+            }
+            if let Some(n) = limits.nodes {
+                if self.nodes >= n {
+                    break;
+                }
+            }
+            if let Some(b) = budget {
+                if !self.control.pondering() {
+                    let scale = 1.0 + instability.min(1.5);
+                    let soft = (b.target as f64 * 0.6 * scale) as u64;
+                    if self.control.clock_ms() >= soft.min(b.hard) {
+                        break;
+                    }
+                }
+            }
+            // A proven mate needs no deeper search (unless the GUI wants to keep going).
+            if is_mate(score)
+                && depth as i32 > 2 * (MATE - score.abs()) + 4
+                && limits.depth.is_none()
+            {
+                break;
+            }
+            if self.control.stopped() {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        // Hold the result while the GUI still waits for `stop` (infinite, or pondering).
+        while (limits.infinite || self.control.pondering()) && !self.control.stopped() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        result
+    }
+
+    /// One root iteration: PVS over `moves` (reordered: best first).
+    fn root_search(
         &mut self,
         pos: &Position,
+        moves: &mut [Move],
         depth: i32,
         mut alpha: i32,
         beta: i32,
-        ply: i32,
-        control: &Control,
     ) -> i32 {
-        if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.qsearch(pos, alpha, beta, ply, control);
-        }
-        self.nodes += 1;
-        self.check_abort(control);
-        if self.aborted {
-            return 0;
-        }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return mated_in(ply);
-        }
-        for m in moves.iter() {
-            let v = -self.negamax(&pos.play(m), depth - 1, -beta, -alpha, ply + 1, control);
-            if self.aborted {
-                return 0;
+        let mut best = -INFINITE;
+        self.pv_len[0] = 0;
+        let idx = self.root;
+        for i in 0..moves.len() {
+            let m = moves[i];
+            if self.control.elapsed_ms() > 3000 && self.nodes & 0xF == 0 {
+                // Rarely: currmove on long searches would go here.
             }
-            if v > alpha {
-                alpha = v;
-                if alpha >= beta {
-                    break;
+            let capture = pos.piece_at(m.to()).is_some();
+            let child = pos.play(m);
+            let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
+            self.stack[idx].moved = Some((piece, m));
+            self.push_frame(idx, &child, Some(m), capture);
+            let v = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
+            } else {
+                let mut v = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true);
+                if v > alpha && v < beta && !self.aborted {
+                    v = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+                }
+                v
+            };
+            if self.aborted {
+                return best.max(alpha);
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    self.update_pv(0, m);
+                    moves[..=i].rotate_right(1);
+                    if alpha >= beta {
+                        break;
+                    }
                 }
             }
         }
-        alpha
+        if let Some(s) = score::to_tt(best, 0) {
+            let bound = if best >= beta {
+                tt::Bound::Lower
+            } else {
+                tt::Bound::Exact
+            };
+            let mv = self.pv[0][0];
+            self.tt.store(pos.key(), mv, s, 0, depth, bound);
+        }
+        best
     }
+}
 
-    fn qsearch(
-        &mut self,
-        pos: &Position,
-        mut alpha: i32,
-        beta: i32,
-        ply: i32,
-        control: &Control,
-    ) -> i32 {
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply as u32);
-        self.check_abort(control);
-        if self.aborted {
-            return 0;
+/// The longest legal prefix of `pv` from `root`.
+fn legal_pv(root: &Position, pv: &[Move]) -> Vec<Move> {
+    let mut pos = root.clone();
+    let mut out = Vec::new();
+    for &m in pv {
+        if !pos.is_legal(m) {
+            break;
         }
-        let in_check = pos.in_check();
-        let moves = if in_check {
-            pos.legal_moves()
-        } else {
-            pos.legal_captures()
-        };
-        if in_check && moves.is_empty() {
-            return mated_in(ply);
-        }
-        if !in_check {
-            let stand = evaluate(pos);
-            if stand >= beta || ply >= MAX_PLY - 1 {
-                return stand;
-            }
-            alpha = alpha.max(stand);
-        }
-        for m in moves.iter() {
-            let v = -self.qsearch(&pos.play(m), -beta, -alpha, ply + 1, control);
-            if self.aborted {
-                return 0;
-            }
-            if v > alpha {
-                alpha = v;
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-        alpha
+        out.push(m);
+        pos = pos.play(m);
     }
+    out
 }

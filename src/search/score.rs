@@ -110,3 +110,57 @@ mod tests {
         assert_eq!(ucci(12_000), 9000);
     }
 }
+
+/// The value to store in the hash table for `v` found `ply` plies from the root: mate scores
+/// become relative to the node. Rule-band scores depend on the path and are not stored
+/// (`None`: store the move and depth only).
+pub fn to_tt(v: i32, ply: i32) -> Option<i32> {
+    if is_ban(v) {
+        None
+    } else if is_mate(v) {
+        Some(if v > 0 { v + ply } else { v - ply })
+    } else {
+        Some(v)
+    }
+}
+
+/// The score read from the hash table at `ply`, given the plies since the last capture
+/// (`rule60`): mates further away than the 60-move draw allows are downgraded to a bound that
+/// claims no mate (`±(MATE − MAX_PLY − 1)`).
+pub fn from_tt(s: i32, ply: i32, rule60: i32) -> i32 {
+    if !is_mate(s) {
+        return s;
+    }
+    let distance = MATE - s.abs();
+    if distance > 120 - rule60 {
+        return s.signum() * (MATE - MAX_PLY - 1);
+    }
+    if s > 0 {
+        s - ply
+    } else {
+        s + ply
+    }
+}
+
+#[cfg(test)]
+mod tt_tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_are_node_relative_in_the_table() {
+        // Mate found 5 plies from the root at a node 3 plies deep: 2 plies from the node.
+        let stored = to_tt(mate_in(5), 3).unwrap();
+        assert_eq!(stored, mate_in(2));
+        // Read back at a node 7 plies deep: 9 plies from the root.
+        assert_eq!(from_tt(stored, 7, 0), mate_in(9));
+        let lost = to_tt(mated_in(6), 2).unwrap();
+        assert_eq!(lost, mated_in(4));
+        assert_eq!(from_tt(lost, 1, 0), mated_in(5));
+        // Rule results are never stored as values.
+        assert_eq!(to_tt(ban_win(4), 2), None);
+        assert_eq!(to_tt(123, 9), Some(123));
+        // A mate beyond the 60-move horizon becomes a plain bound.
+        assert_eq!(from_tt(mate_in(10), 0, 115), MATE - MAX_PLY - 1);
+        assert_eq!(from_tt(mated_in(10), 0, 115), -(MATE - MAX_PLY - 1));
+    }
+}

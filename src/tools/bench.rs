@@ -30,7 +30,7 @@ pub fn bench(depth: u32) -> (u64, f64) {
         let r = searcher.search(
             &Game::new(pos),
             &limits,
-            &Control::new(false),
+            &std::sync::Arc::new(Control::new(false)),
             &mut NullSink,
         );
         nodes += r.nodes;

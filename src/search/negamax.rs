@@ -1,0 +1,440 @@
+//! The tree search: principal-variation alpha-beta and quiescence, with the rules of the game
+//! (repetition verdicts, 60-move rule, bare material) applied at every non-root node.
+//!
+//! Invariant: `stack[root + ply]` describes the node at `ply` (key, in-check flag, repetition
+//! window, static evaluation) and is filled by the caller before descending.
+
+use super::ordering::{capture_score, is_capture, Context, Picker};
+use super::score::{
+    ban_loss, ban_win, from_tt, is_decisive, mate_in, mated_in, to_tt, DRAW, INFINITE, MATE,
+    MAX_PLY,
+};
+use super::tt::Bound;
+use super::Searcher;
+use crate::board::{Move, PieceKind, Position};
+use crate::eval::{evaluate, VALUES};
+
+/// One ply of the search stack (game history below the root).
+#[derive(Clone, Copy, Default)]
+pub struct Frame {
+    /// Zobrist key of the position.
+    pub key: u64,
+    /// Whether the side to move is in check there.
+    pub in_check: bool,
+    /// Plies back to the last capture or null move (the repetition window).
+    pub window: u16,
+    /// Static evaluation (not valid in check).
+    pub eval: i32,
+    /// Move played to reach the next ply, with its piece index (for counter-moves).
+    pub moved: Option<(usize, Move)>,
+}
+
+/// Late-move reduction table, `[depth][move number]`.
+fn lmr(depth: i32, n: usize) -> i32 {
+    let d = depth.clamp(1, 63) as f64;
+    let m = n.clamp(1, 63) as f64;
+    (0.7 + d.ln() * m.ln() / 2.3) as i32
+}
+
+fn has_pieces(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    (pos.pieces(us, PieceKind::Rook)
+        | pos.pieces(us, PieceKind::Horse)
+        | pos.pieces(us, PieceKind::Cannon))
+    .any()
+}
+
+fn bare(pos: &Position) -> bool {
+    (pos.kind_bb(PieceKind::Rook)
+        | pos.kind_bb(PieceKind::Horse)
+        | pos.kind_bb(PieceKind::Cannon)
+        | pos.kind_bb(PieceKind::Pawn))
+    .is_empty()
+}
+
+impl Searcher {
+    /// Pushes the frame of `child`, reached from the node at `idx` by `m` (or a null move).
+    #[inline]
+    pub(super) fn push_frame(
+        &mut self,
+        idx: usize,
+        child: &Position,
+        m: Option<Move>,
+        capture: bool,
+    ) {
+        let window = if capture || m.is_none() {
+            0
+        } else {
+            self.stack[idx].window.saturating_add(1)
+        };
+        let f = Frame {
+            key: child.key(),
+            in_check: child.in_check(),
+            window,
+            eval: 0,
+            moved: None,
+        };
+        if self.stack.len() <= idx + 1 {
+            self.stack.push(f);
+        } else {
+            self.stack[idx + 1] = f;
+        }
+    }
+
+    /// The rule verdict for the node at `ply`, if a repetition ends it.
+    fn repetition(&self, ply: usize) -> Option<i32> {
+        let idx = self.root + ply;
+        let here = &self.stack[idx];
+        let window = (here.window as usize).min(idx);
+        let mut seen = false;
+        let mut i = 4;
+        while i <= window {
+            if self.stack[idx - i].key == here.key {
+                if i < ply || seen {
+                    // Side to move in check at each of its turns: the opponent checked throughout.
+                    let they = (0..i).step_by(2).all(|j| self.stack[idx - j].in_check);
+                    let we = (1..i).step_by(2).all(|j| self.stack[idx - j].in_check);
+                    return Some(match (they, we) {
+                        (true, false) => ban_win(ply as i32),
+                        (false, true) => ban_loss(ply as i32),
+                        _ => DRAW,
+                    });
+                }
+                seen = true;
+            }
+            i += 2;
+        }
+        None
+    }
+
+    #[inline]
+    fn poll(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_limits();
+        }
+    }
+
+    /// Alpha-beta search of a non-root node.
+    pub(super) fn negamax(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        null_ok: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = ply;
+        let idx = self.root + ply;
+        let in_check = self.stack[idx].in_check;
+        if in_check && ply < 2 * self.root_depth as usize + 8 {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.poll();
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        // Rules.
+        if pos.halfmove_clock() >= 120 {
+            return if pos.count_legal() > 0 {
+                DRAW
+            } else {
+                mated_in(ply as i32)
+            };
+        }
+        if let Some(v) = self.repetition(ply) {
+            return v;
+        }
+        if bare(pos) {
+            return DRAW;
+        }
+        if ply >= MAX_PLY as usize - 2 {
+            return evaluate(pos);
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(mated_in(ply as i32));
+        beta = beta.min(mate_in(ply as i32 + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        let key = pos.key();
+        let rule60 = pos.halfmove_clock() as i32;
+        let hit = self.tt.probe(key);
+        let tt_move = hit.and_then(|h| h.mv);
+        if let Some(h) = hit {
+            if !pv_node && h.depth >= depth && h.bound != Bound::None {
+                let s = from_tt(h.score, ply as i32, rule60);
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            hit.map_or_else(|| evaluate(pos), |h| h.eval)
+        };
+        self.stack[idx].eval = eval;
+        let improving = !in_check && ply >= 2 && eval > self.stack[idx - 2].eval;
+
+        if !pv_node && !in_check {
+            // Reverse futility: far above beta with little depth left.
+            if depth <= 6
+                && !is_decisive(beta)
+                && eval - 85 * depth + if improving { 40 } else { 0 } >= beta
+            {
+                return eval;
+            }
+            // Null move, guarded against zugzwang-prone endings (no rook, horse or cannon).
+            if null_ok && depth >= 3 && eval >= beta && has_pieces(pos) && !is_decisive(beta) {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
+                let child = pos.play_null();
+                self.push_frame(idx, &child, None, false);
+                self.stack[idx].moved = None;
+                let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                if self.aborted {
+                    return 0;
+                }
+                if v >= beta {
+                    return if is_decisive(v) { beta } else { v };
+                }
+            }
+            // Razoring: hopeless at shallow depth, verify with quiescence.
+            if depth <= 2 && eval + 250 * depth < alpha {
+                let v = self.qsearch(pos, alpha, alpha + 1, ply);
+                if v <= alpha {
+                    return v;
+                }
+            }
+        }
+
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return mated_in(ply as i32);
+        }
+        let counter = ply
+            .checked_sub(1)
+            .and_then(|_| self.stack[idx - 1].moved)
+            .and_then(|(p, m)| self.heur.counter[p][m.to().index()]);
+        let ctx = Context {
+            tt_move,
+            killers: self.heur.killers[ply],
+            counter,
+        };
+        let mut picker = Picker::new(pos, moves, &ctx, &self.heur);
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut quiets: [Option<Move>; 64] = [None; 64];
+        let mut n_quiets = 0;
+        let mut n = 0;
+        let old_alpha = alpha;
+        while let Some((m, order)) = picker.pick() {
+            n += 1;
+            let capture = is_capture(pos, m);
+            let child = pos.play(m);
+            self.tt.prefetch(child.key());
+            let gives_check = child.in_check();
+            let quiet = !capture && !gives_check;
+            if !pv_node && !in_check && quiet && best > -MATE + MAX_PLY {
+                // Late move pruning and futility pruning of quiet moves.
+                let lmp = 3 + depth * depth * if improving { 2 } else { 1 };
+                if depth <= 4 && n as i32 > lmp {
+                    continue;
+                }
+                if depth <= 3 && eval + 110 + 90 * depth <= alpha && n > 1 {
+                    continue;
+                }
+            }
+            let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
+            self.stack[idx].moved = Some((piece, m));
+            self.push_frame(idx, &child, Some(m), capture);
+            let new_depth = depth - 1;
+            let mut v;
+            if n == 1 {
+                v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && n > 2 && quiet && !in_check {
+                    r = lmr(depth, n);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if order >= 898_000 {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    r -= (order / 6000).clamp(-2, 2);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                v = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if v > alpha && r > 0 {
+                    v = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if v > alpha && v < beta {
+                    v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                }
+            }
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    alpha = v;
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        if !capture {
+                            let bonus = (depth * depth).min(400) * 4;
+                            self.heur.add_killer(ply, m);
+                            self.heur.update_history(pos, m, bonus);
+                            for q in quiets.iter().take(n_quiets).flatten() {
+                                self.heur.update_history(pos, *q, -bonus);
+                            }
+                            if let Some((p, prev)) =
+                                ply.checked_sub(1).and_then(|_| self.stack[idx - 1].moved)
+                            {
+                                self.heur.counter[p][prev.to().index()] = Some(m);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if !capture && n_quiets < 64 {
+                quiets[n_quiets] = Some(m);
+                n_quiets += 1;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        match to_tt(best, ply as i32) {
+            Some(s) => self
+                .tt
+                .store(key, best_move.or(tt_move), s, eval, depth, bound),
+            None => self
+                .tt
+                .store(key, best_move.or(tt_move), 0, eval, depth, Bound::None),
+        }
+        best
+    }
+
+    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = Some(m);
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Quiescence: captures only (all evasions when in check).
+    pub(super) fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        self.poll();
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        let idx = self.root + ply;
+        let in_check = self.stack[idx].in_check;
+        if ply >= MAX_PLY as usize - 2 {
+            return if in_check { 0 } else { evaluate(pos) };
+        }
+        let key = pos.key();
+        let hit = self.tt.probe(key);
+        if let Some(h) = hit {
+            if h.bound != Bound::None && beta - alpha == 1 {
+                let s = from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let mut best;
+        let stand;
+        let moves = if in_check {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                return mated_in(ply as i32);
+            }
+            best = -INFINITE;
+            stand = -INFINITE;
+            moves
+        } else {
+            stand = hit.map_or_else(|| evaluate(pos), |h| h.eval);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            pos.legal_captures()
+        };
+        let mut picker = Picker::captures(pos, moves);
+        let mut best_move = None;
+        while let Some((m, _)) = picker.pick() {
+            if !in_check {
+                if capture_score(pos, m) < 0 {
+                    continue;
+                }
+                let victim = pos.piece_at(m.to()).map_or(0, |p| VALUES[p.kind().index()]);
+                if stand + victim + 200 < alpha {
+                    continue;
+                }
+            }
+            let child = pos.play(m);
+            self.push_frame(idx, &child, Some(m), is_capture(pos, m));
+            let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    best_move = Some(m);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if best_move.is_some() || hit.is_none() {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Upper
+            };
+            if let Some(s) = to_tt(best, ply as i32) {
+                self.tt
+                    .store(key, best_move, s, stand.max(-INFINITE + 1), 0, bound);
+            }
+        }
+        best
+    }
+}

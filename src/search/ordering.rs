@@ -1,0 +1,162 @@
+//! Move ordering: hash move, captures by MVV-LVA (captures that likely lose material last),
+//! killers, counter-moves, then quiet moves by history.
+
+use crate::board::{Move, MoveList, PieceKind, Position};
+use crate::eval::VALUES;
+
+/// History scores are kept within ±`HISTORY_MAX`.
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// Learnt ordering knowledge, kept between searches of one game.
+pub struct Heuristics {
+    /// `history[piece][to]`: how often a quiet move of that piece to that square cut off.
+    pub history: Box<[[i32; 90]; 14]>,
+    /// `counter[piece][to]` of the previous move: the reply that refuted it.
+    pub counter: Box<[[Option<Move>; 90]; 14]>,
+    /// Two killer moves per ply.
+    pub killers: Vec<[Option<Move>; 2]>,
+}
+
+impl Heuristics {
+    /// Empty tables for `plies` plies.
+    pub fn new(plies: usize) -> Heuristics {
+        Heuristics {
+            history: Box::new([[0; 90]; 14]),
+            counter: Box::new([[None; 90]; 14]),
+            killers: vec![[None; 2]; plies],
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        *self.history = [[0; 90]; 14];
+        *self.counter = [[None; 90]; 14];
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+    }
+
+    /// Adds `bonus` (negative for a malus) to a quiet move's history, with gravity.
+    pub fn update_history(&mut self, pos: &Position, m: Move, bonus: i32) {
+        if let Some(p) = pos.piece_at(m.from()) {
+            let h = &mut self.history[p.index()][m.to().index()];
+            let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+            *h += b - *h * b.abs() / HISTORY_MAX;
+        }
+    }
+
+    /// Records a quiet move that caused a cut-off at `ply`.
+    pub fn add_killer(&mut self, ply: usize, m: Move) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+    }
+}
+
+/// Whether `m` captures.
+#[inline(always)]
+pub fn is_capture(pos: &Position, m: Move) -> bool {
+    pos.piece_at(m.to()).is_some()
+}
+
+/// MVV-LVA score of a capture, or a large negative score if the capture probably loses material
+/// (a more valuable piece takes a less valuable defended one).
+pub fn capture_score(pos: &Position, m: Move) -> i32 {
+    let victim = pos.piece_at(m.to()).map_or(0, |p| VALUES[p.kind().index()]);
+    let attacker_value = match pos.piece_at(m.from()).map(|p| p.kind()) {
+        Some(PieceKind::King) | None => 0,
+        Some(k) => VALUES[k.index()],
+    };
+    let mvv_lva = victim * 16 - attacker_value / 16;
+    if attacker_value > victim && pos.is_attacked(m.to(), !pos.side_to_move()) {
+        mvv_lva - 200_000
+    } else {
+        mvv_lva
+    }
+}
+
+/// Moves with ordering scores, picked best first.
+pub struct Picker {
+    moves: MoveList,
+    scores: [i32; 128],
+    next: usize,
+}
+
+/// Context for scoring quiet moves.
+pub struct Context {
+    /// Hash move.
+    pub tt_move: Option<Move>,
+    /// Killers at this ply.
+    pub killers: [Option<Move>; 2],
+    /// Counter-move to the previous move.
+    pub counter: Option<Move>,
+}
+
+impl Picker {
+    /// Scores `moves` in `pos`.
+    pub fn new(pos: &Position, moves: MoveList, ctx: &Context, h: &Heuristics) -> Picker {
+        let mut scores = [0i32; 128];
+        for (i, m) in moves.iter().enumerate() {
+            scores[i] = if Some(m) == ctx.tt_move {
+                2_000_000
+            } else if is_capture(pos, m) {
+                let s = capture_score(pos, m);
+                if s >= 0 {
+                    1_000_000 + s
+                } else {
+                    s
+                }
+            } else if Some(m) == ctx.killers[0] {
+                900_000
+            } else if Some(m) == ctx.killers[1] {
+                899_000
+            } else if Some(m) == ctx.counter {
+                898_000
+            } else {
+                pos.piece_at(m.from())
+                    .map_or(0, |p| h.history[p.index()][m.to().index()])
+            };
+        }
+        Picker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    /// Orders captures only (quiescence): MVV-LVA.
+    pub fn captures(pos: &Position, moves: MoveList) -> Picker {
+        let mut scores = [0i32; 128];
+        for (i, m) in moves.iter().enumerate() {
+            scores[i] = if is_capture(pos, m) {
+                capture_score(pos, m)
+            } else {
+                -1_000_000
+            };
+        }
+        Picker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    /// The next best move and its ordering score.
+    pub fn pick(&mut self) -> Option<(Move, i32)> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let r = (self.moves.get(self.next), self.scores[self.next]);
+        self.next += 1;
+        Some(r)
+    }
+}
