@@ -29,7 +29,7 @@ enum Command {
     },
     /// Search the bench positions to a fixed depth; last line `<nodes> nodes <nps> nps`.
     Bench {
-        /// Depth (default 6).
+        /// Depth (default 8).
         depth: Option<u32>,
     },
 }

@@ -50,3 +50,111 @@ fn mates_epd_exact_distance_and_best_move() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn legal_move_in_every_perft_position() {
+    for epd in common::read_epd(include_str!("../positions/perft.epd")) {
+        let pos: Position = epd.fen.parse().expect("valid");
+        let r = search(&Game::new(pos.clone()), depth(3));
+        match r.best {
+            Some(m) => assert!(pos.is_legal(m), "{m} in {}", epd.fen),
+            None => assert!(pos.legal_moves().is_empty(), "no move in {}", epd.fen),
+        }
+        if let Some(p) = r.ponder {
+            let m = r.best.expect("ponder implies best");
+            assert!(
+                pos.play(m).is_legal(p),
+                "ponder {p} after {m} in {}",
+                epd.fen
+            );
+        }
+    }
+}
+
+#[test]
+fn perpetual_check_loses_for_the_checker() {
+    // Red has checked with every move; Black's only reply makes the third occurrence.
+    let start: Position = "5k3/R8/9/5P3/9/9/9/9/9/3K5 w - - 0 1"
+        .parse()
+        .expect("valid");
+    let game = Game::from_moves(
+        start,
+        &["a8a9", "f9f8", "a9a8", "f8f9", "a8a9", "f9f8", "a9a8"],
+    )
+    .expect("legal");
+    assert_eq!(game.position().legal_moves().len(), 1);
+    let r = search(&game, depth(4));
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("f8f9"));
+    assert_eq!(
+        r.score,
+        score::ban_win(1),
+        "Black wins by Red's perpetual check"
+    );
+    assert_eq!(score::uci(r.score), UciScore::Mate(1));
+}
+
+#[test]
+fn plain_repetition_is_a_draw() {
+    let game = Game::from_moves(
+        Position::startpos(),
+        &["h0g2", "h9g7", "g2h0", "g7h9", "h0g2", "h9g7", "g2h0"],
+    )
+    .expect("legal");
+    let only = game.position().parse_move("g7h9").expect("legal");
+    let r = search(
+        &game,
+        Limits {
+            depth: Some(5),
+            root_moves: vec![only],
+            ..Default::default()
+        },
+    );
+    assert_eq!(r.best, Some(only));
+    assert_eq!(r.score, 0, "third occurrence without checks is a draw");
+    // Without the history the same move is an ordinary move with an ordinary score.
+    let fresh = Game::new(game.position().clone());
+    let r2 = search(
+        &fresh,
+        Limits {
+            depth: Some(5),
+            root_moves: vec![only],
+            ..Default::default()
+        },
+    );
+    assert_ne!(r2.score, 0);
+}
+
+#[test]
+fn sixty_move_rule_draws() {
+    let fen = |clock: u32| format!("5k3/9/9/9/9/9/9/9/9/R2K5 w - - {clock} 80");
+    let drawn = search(&Game::new(fen(119).parse().expect("valid")), depth(6));
+    assert_eq!(
+        drawn.score, 0,
+        "every move reaches 120 plies without capture"
+    );
+    let fresh = search(&Game::new(fen(0).parse().expect("valid")), depth(6));
+    assert!(fresh.score > 500, "a rook up: {}", fresh.score);
+    // A mate on the 120th ply still counts: no legal move beats the move-count draw.
+    let mate: Position = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 119 80"
+        .parse()
+        .expect("valid");
+    let r = search(&Game::new(mate), depth(4));
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("a0d0"));
+    assert_eq!(score::uci(r.score), UciScore::Mate(1));
+}
+
+#[test]
+fn bench_signature_is_deterministic() {
+    let expected: u64 = include_str!("bench_signature.txt")
+        .trim()
+        .parse()
+        .expect("signature file holds a number");
+    let depth = chariot::tools::bench::DEFAULT_DEPTH;
+    let (a, _) = chariot::tools::bench::bench(depth);
+    let (b, _) = chariot::tools::bench::bench(depth);
+    assert_eq!(a, b, "bench is deterministic");
+    assert_eq!(
+        a, expected,
+        "bench signature changed: update tests/bench_signature.txt if the search changed on purpose"
+    );
+}

@@ -11,7 +11,7 @@ use std::time::Instant;
 pub const POSITIONS: &str = include_str!("../../positions/bench.epd");
 
 /// Default bench depth.
-pub const DEFAULT_DEPTH: u32 = 6;
+pub const DEFAULT_DEPTH: u32 = 8;
 
 /// Total nodes and elapsed seconds of a bench at `depth`.
 pub fn bench(depth: u32) -> (u64, f64) {
