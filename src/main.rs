@@ -27,6 +27,8 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Play games between two engines (default: this program against itself).
+    Match(Box<chariot::tools::matchrunner::MatchArgs>),
     /// Search the bench positions to a fixed depth; last line `<nodes> nodes <nps> nps`.
     Bench {
         /// Depth (default 8).
@@ -42,6 +44,10 @@ fn main() -> ExitCode {
             chariot::protocol::run();
             ExitCode::SUCCESS
         }
+        Some(Command::Match(args)) => match chariot::tools::matchrunner::run(&args) {
+            0 => ExitCode::SUCCESS,
+            c => ExitCode::from(c as u8),
+        },
         Some(Command::Bench { depth }) => {
             match chariot::tools::bench::run(depth, &mut std::io::stdout()) {
                 Ok(_) => ExitCode::SUCCESS,

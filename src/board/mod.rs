@@ -9,6 +9,7 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod piece;
+pub mod rules;
 pub mod position;
 pub mod square;
 pub mod zobrist;

@@ -1,0 +1,112 @@
+//! The referee's rules (the rules document §5.3): how a game ends by position or by rule.
+//!
+//! After each ply, in order: no legal move loses for the side to move (checkmate or stalemate);
+//! the third occurrence of a position since the last capture ends the game — a side that gave
+//! check with every move of the cycle (while the other did not) loses, otherwise it is a draw
+//! (perpetual chase is not judged: such cycles are draws); 120 plies without a capture draw;
+//! no rook, horse, cannon or pawn left draws; and a length cap draws.
+
+use super::game::Game;
+use super::piece::PieceKind;
+use super::square::Color;
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// `Color` won.
+    Win(Color, Reason),
+    /// Drawn.
+    Draw(Reason),
+}
+
+/// Why the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The side to move is in check and has no legal move.
+    Checkmate,
+    /// The side to move is not in check and has no legal move (a loss in Xiangqi).
+    Stalemate,
+    /// A side checked with every move of a repeated cycle.
+    PerpetualCheck,
+    /// A position occurred for the third time with no perpetual check.
+    Repetition,
+    /// 120 plies without a capture.
+    MoveLimit,
+    /// No rook, horse, cannon or pawn left.
+    BareMaterial,
+    /// The game reached the length cap.
+    LengthCap,
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::PerpetualCheck => "perpetual check",
+            Reason::Repetition => "threefold repetition",
+            Reason::MoveLimit => "60-move rule",
+            Reason::BareMaterial => "insufficient material",
+            Reason::LengthCap => "length cap",
+        })
+    }
+}
+
+impl Game {
+    /// The result if the game is over in its current position, judging plies after the start
+    /// only; `max_plies` caps the game's length (moves played from the start).
+    pub fn outcome(&self, max_plies: usize) -> Option<Outcome> {
+        let pos = self.position();
+        let us = pos.side_to_move();
+        if pos.legal_moves().is_empty() {
+            let why = if pos.in_check() {
+                Reason::Checkmate
+            } else {
+                Reason::Stalemate
+            };
+            return Some(Outcome::Win(!us, why));
+        }
+        let positions = self.positions();
+        let n = positions.len() - 1;
+        let window = (pos.halfmove_clock() as usize).min(n);
+        let mut count = 1;
+        let mut first = n;
+        for back in (4..=window).step_by(2) {
+            if positions[n - back].key() == pos.key() {
+                count += 1;
+                first = n - back;
+                if count == 3 {
+                    break;
+                }
+            }
+        }
+        if count >= 3 {
+            // A move gave check if the position after it has its opponent in check.
+            let all_checks = |mover: Color| {
+                (first..n)
+                    .filter(|&k| positions[k].side_to_move() == mover)
+                    .all(|k| positions[k + 1].in_check())
+            };
+            let (red, black) = (all_checks(Color::Red), all_checks(Color::Black));
+            return Some(match (red, black) {
+                (true, false) => Outcome::Win(Color::Black, Reason::PerpetualCheck),
+                (false, true) => Outcome::Win(Color::Red, Reason::PerpetualCheck),
+                _ => Outcome::Draw(Reason::Repetition),
+            });
+        }
+        if pos.halfmove_clock() >= 120 {
+            return Some(Outcome::Draw(Reason::MoveLimit));
+        }
+        let attackers = pos.kind_bb(PieceKind::Rook)
+            | pos.kind_bb(PieceKind::Horse)
+            | pos.kind_bb(PieceKind::Cannon)
+            | pos.kind_bb(PieceKind::Pawn);
+        if attackers.is_empty() {
+            return Some(Outcome::Draw(Reason::BareMaterial));
+        }
+        if self.moves().len() >= max_plies {
+            return Some(Outcome::Draw(Reason::LengthCap));
+        }
+        None
+    }
+}

@@ -1,0 +1,174 @@
+//! Match statistics: score, Elo difference with a 95% interval, and the SPRT.
+//!
+//! Elo comes from the score fraction with the logistic model; its interval from the normal
+//! approximation of the per-game (trinomial) variance. The SPRT is the generalised SPRT with the
+//! normal approximation used by fishtest and cutechess: `LLR ≈ N (s1 − s0)(2s̄ − s0 − s1) / 2σ²`,
+//! where s0, s1 are the expected scores under elo0 and elo1.
+
+/// Wins, draws and losses from the first engine's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games won by the first engine.
+    pub wins: u32,
+    /// Drawn games.
+    pub draws: u32,
+    /// Games lost by the first engine.
+    pub losses: u32,
+}
+
+/// SPRT parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// Elo of the null hypothesis.
+    pub elo0: f64,
+    /// Elo of the alternative.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+}
+
+/// An SPRT decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// H0 accepted (the change is not better than elo0).
+    H0,
+    /// H1 accepted (the change is at least elo1).
+    H1,
+}
+
+fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+fn elo_of(score: f64) -> f64 {
+    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+impl Tally {
+    /// Number of games.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Score fraction of the first engine (0.5 with no games).
+    pub fn score(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            return 0.5;
+        }
+        (self.wins as f64 + 0.5 * self.draws as f64) / n as f64
+    }
+
+    fn variance(&self) -> f64 {
+        let n = self.games() as f64;
+        let s = self.score();
+        if n == 0.0 {
+            return 0.0;
+        }
+        (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n
+    }
+
+    /// Elo difference and the half-width of its 95% interval.
+    pub fn elo(&self) -> (f64, f64) {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return (0.0, 0.0);
+        }
+        let s = self.score();
+        let se = (self.variance() / n).sqrt();
+        let lo = elo_of(s - 1.959964 * se);
+        let hi = elo_of(s + 1.959964 * se);
+        (elo_of(s), (hi - lo) / 2.0)
+    }
+
+    /// Log-likelihood ratio of H1 against H0.
+    pub fn llr(&self, sprt: &Sprt) -> f64 {
+        let n = self.games() as f64;
+        let var = self.variance();
+        if n == 0.0 || var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (expected_score(sprt.elo0), expected_score(sprt.elo1));
+        n * (s1 - s0) * (2.0 * self.score() - s0 - s1) / (2.0 * var)
+    }
+
+    /// The SPRT decision, if the LLR left its bounds.
+    pub fn decide(&self, sprt: &Sprt) -> Option<Decision> {
+        let (lo, hi) = sprt.bounds();
+        let llr = self.llr(sprt);
+        if llr >= hi {
+            Some(Decision::H1)
+        } else if llr <= lo {
+            Some(Decision::H0)
+        } else {
+            None
+        }
+    }
+}
+
+impl Sprt {
+    /// Parses `ELO0,ELO1[,ALPHA,BETA]` (alpha and beta default to 0.05).
+    pub fn parse(s: &str) -> Result<Sprt, String> {
+        let v: Vec<f64> = s
+            .split(',')
+            .map(|x| x.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| format!("bad --sprt '{s}': expected ELO0,ELO1[,ALPHA,BETA]"))?;
+        let sprt = match v.as_slice() {
+            [e0, e1] => Sprt {
+                elo0: *e0,
+                elo1: *e1,
+                alpha: 0.05,
+                beta: 0.05,
+            },
+            [e0, e1, a, b] => Sprt {
+                elo0: *e0,
+                elo1: *e1,
+                alpha: *a,
+                beta: *b,
+            },
+            _ => return Err(format!("bad --sprt '{s}': expected ELO0,ELO1[,ALPHA,BETA]")),
+        };
+        if sprt.elo0 >= sprt.elo1 || !(0.0..0.5).contains(&sprt.alpha) || !(0.0..0.5).contains(&sprt.beta) || sprt.alpha == 0.0 || sprt.beta == 0.0 {
+            return Err(format!("bad --sprt '{s}': need ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5"));
+        }
+        Ok(sprt)
+    }
+
+    /// (lower, upper) LLR bounds.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_and_sprt() {
+        let even = Tally { wins: 10, draws: 10, losses: 10 };
+        assert!(even.elo().0.abs() < 1e-9);
+        let good = Tally { wins: 60, draws: 20, losses: 20 };
+        let (elo, err) = good.elo();
+        assert!((elo - 147.2).abs() < 1.0, "{elo}");
+        assert!(err > 30.0 && err < 120.0, "{err}");
+        let sprt = Sprt::parse("0,10").unwrap();
+        assert_eq!(good.decide(&sprt), Some(Decision::H1));
+        let bad = Tally { wins: 20, draws: 20, losses: 60 };
+        assert_eq!(bad.decide(&sprt), Some(Decision::H0));
+        assert_eq!(Tally { wins: 1, draws: 0, losses: 1 }.decide(&sprt), None);
+        assert!(Sprt::parse("5,0").is_err());
+        assert!(Sprt::parse("x").is_err());
+        assert_eq!(Sprt::parse("0,5,0.1,0.2").unwrap().beta, 0.2);
+    }
+}
