@@ -28,6 +28,7 @@ enum Command {
         threads: usize,
     },
     /// Play games between two engines (default: this program against itself).
+    #[command(args_override_self = true)]
     Match(Box<chariot::tools::matchrunner::MatchArgs>),
     /// Search the bench positions to a fixed depth; last line `<nodes> nodes <nps> nps`.
     Bench {

@@ -91,6 +91,9 @@ pub struct MatchArgs {
     /// Longest wait in ms for a move under --depth or --nodes (a hang beyond it loses).
     #[arg(long, default_value_t = 60_000)]
     pub timeout: u64,
+    /// Longest wait in ms for an engine's handshake (per dialect tried).
+    #[arg(long, default_value_t = 3_000)]
+    pub handshake: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -108,6 +111,7 @@ struct Setup {
     maxplies: usize,
     margin: u64,
     timeout: u64,
+    handshake: u64,
 }
 
 /// One finished game from engine 1's point of view.
@@ -213,6 +217,7 @@ fn setup(args: &MatchArgs) -> Result<Setup, String> {
         maxplies: args.maxplies.max(1),
         margin: args.margin,
         timeout: args.timeout.max(1),
+        handshake: args.handshake.max(1),
     })
 }
 
@@ -234,7 +239,7 @@ fn play_game(s: &Setup, index: usize) -> Finished {
     let mut engines: [Option<Engine>; 2] = [None, None];
     let mut errors: [Option<EngineError>; 2] = [None, None];
     for side in 0..2 {
-        match Engine::start(&s.specs[order[side]], 3_000) {
+        match Engine::start(&s.specs[order[side]], s.handshake) {
             Ok(mut e) => {
                 let _ = e.new_game();
                 names[side] = e.name.clone();

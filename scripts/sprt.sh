@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPRT: a candidate build against a base build at a short time control, stopping as soon as the
+# test decides.
+#
+#   cp target/release/chariot saved/chariot-base      # before the change
+#   scripts/sprt.sh saved/chariot-base                 # after it: candidate = this build
+#   scripts/sprt.sh saved/chariot-base --tc 5+0.05 --sprt 0,5
+#
+# Defaults: --tc 2+0.02 --concurrency 2 --games 4000 --sprt 0,10,0.05,0.05; extra arguments go
+# to `chariot match` and override them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -lt 1 ]; then
+  echo "usage: scripts/sprt.sh BASE_BINARY [chariot match arguments...]" >&2
+  exit 2
+fi
+base=$1
+shift
+cargo build --release --quiet
+bin=target/release/chariot
+exec "$bin" match --engine1 "$bin" --engine2 "$base" --name1 candidate --name2 base \
+  --tc 2+0.02 --concurrency 2 --games 4000 --sprt 0,10,0.05,0.05 "$@"

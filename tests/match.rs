@@ -1,0 +1,156 @@
+//! The match runner: a real short match, fake engines that misbehave, and the referee's rules.
+
+use chariot::board::rules::{Outcome, Reason};
+use chariot::board::{Color, Game, Position};
+use chariot::tools::matchrunner::pgn;
+use std::process::Command;
+
+fn temp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("chariot-test-{}-{name}", std::process::id()))
+}
+
+fn run_match(args: &[&str]) -> (String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("run chariot match");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn short_self_play_match_and_pgn_round_trip() {
+    let path = temp("selfplay.pgn");
+    let (stdout, stderr) = run_match(&[
+        "--games",
+        "4",
+        "--depth",
+        "2",
+        "--concurrency",
+        "2",
+        "--pgn",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    assert!(stdout.contains("W/D/L: "), "{stdout}");
+    assert!(stdout.contains("Elo difference: "), "{stdout}");
+    assert_eq!(stderr.lines().filter(|l| l.starts_with("game ")).count(), 4);
+    let text = std::fs::read_to_string(&path).expect("pgn written");
+    let _ = std::fs::remove_file(&path);
+    let games = pgn::read(&text).expect("pgn parses");
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        let result = g.tag("Result").expect("result tag");
+        assert_eq!(result, g.result);
+        // Every game ended by rule or position here; the referee agrees on replay.
+        let outcome = g.game.outcome(400).expect("game over on replay");
+        let expected = match outcome {
+            Outcome::Win(Color::Red, _) => "1-0",
+            Outcome::Win(Color::Black, _) => "0-1",
+            Outcome::Draw(_) => "1/2-1/2",
+        };
+        assert_eq!(result, expected, "{:?}", g.tags);
+    }
+}
+
+fn fake(name: &str) -> String {
+    format!("{}/tests/fake_engines/{name}.sh", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn misbehaving(engine: &str, reason: &str, extra: &[&str]) {
+    let path = temp(&format!("{engine}.pgn"));
+    let f = fake(engine);
+    let mut args = vec![
+        "--engine2",
+        f.as_str(),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--pgn",
+        path.to_str().expect("utf-8 path"),
+    ];
+    args.extend_from_slice(extra);
+    let (stdout, _) = run_match(&args);
+    assert!(stdout.contains("W/D/L: 2/0/0"), "{engine}: {stdout}");
+    let text = std::fs::read_to_string(&path).expect("pgn written");
+    let _ = std::fs::remove_file(&path);
+    let games = pgn::read(&text).expect("pgn parses");
+    assert_eq!(games.len(), 2);
+    for g in games {
+        let why = g.tag("Termination").unwrap_or_default().to_string();
+        assert!(why.contains(reason), "{engine}: termination {why:?} lacks {reason:?}");
+    }
+}
+
+#[test]
+fn illegal_move_loses() {
+    misbehaving("illegal", "played illegal move a0a9", &[]);
+}
+
+#[test]
+fn crash_loses() {
+    misbehaving("crash", "crashed", &[]);
+}
+
+#[test]
+fn hang_loses() {
+    misbehaving("hang", "hung", &["--timeout", "500"]);
+}
+
+#[test]
+fn wrong_dialect_loses() {
+    misbehaving("wrong_dialect", "no handshake", &["--handshake", "300"]);
+}
+
+fn game(fen: &str, moves: &[&str]) -> Game {
+    Game::from_moves(fen.parse::<Position>().expect("valid"), moves).expect("legal")
+}
+
+#[test]
+fn repetition_without_checks_draws() {
+    let cycle = ["h0g2", "h9g7", "g2h0", "g7h9"];
+    let mut moves: Vec<&str> = cycle.iter().chain(cycle.iter()).copied().collect();
+    let g = game(chariot::board::START_FEN, &moves[..7]);
+    assert_eq!(g.outcome(400), None, "second occurrence only");
+    let g = game(chariot::board::START_FEN, &moves);
+    assert_eq!(g.outcome(400), Some(Outcome::Draw(Reason::Repetition)));
+    moves.truncate(4);
+    assert_eq!(game(chariot::board::START_FEN, &moves).outcome(400), None);
+}
+
+#[test]
+fn perpetual_check_loses() {
+    let moves = ["a8a9", "f9f8", "a9a8", "f8f9", "a8a9", "f9f8", "a9a8", "f8f9"];
+    let g = game("5k3/R8/9/5P3/9/9/9/9/9/3K5 w - - 0 1", &moves);
+    assert_eq!(
+        g.outcome(400),
+        Some(Outcome::Win(Color::Black, Reason::PerpetualCheck))
+    );
+}
+
+#[test]
+fn sixty_move_rule_and_mates() {
+    let g = game("5k3/9/9/9/9/9/9/9/9/R2K5 w - - 119 80", &["a0a1"]);
+    assert_eq!(g.outcome(400), Some(Outcome::Draw(Reason::MoveLimit)));
+    // Mate on the 120th ply stands.
+    let g = game("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 119 80", &["a0d0"]);
+    assert_eq!(g.outcome(400), Some(Outcome::Win(Color::Red, Reason::Checkmate)));
+    let g = game("3k5/R8/9/9/9/9/9/9/4R4/5K3 b - - 0 1", &[]);
+    assert_eq!(g.outcome(400), Some(Outcome::Win(Color::Red, Reason::Stalemate)));
+    let g = game("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", &[]);
+    assert_eq!(g.outcome(400), Some(Outcome::Draw(Reason::BareMaterial)));
+    let g = game(chariot::board::START_FEN, &["h2e2"]);
+    assert_eq!(g.outcome(1), Some(Outcome::Draw(Reason::LengthCap)));
+    assert_eq!(g.outcome(400), None);
+}
+
+#[test]
+fn default_openings_are_legal_and_about_a_hundred() {
+    let o = chariot::tools::matchrunner::parse_openings(chariot::tools::matchrunner::DEFAULT_OPENINGS)
+        .expect("legal openings");
+    assert!((95..=110).contains(&o.len()), "{}", o.len());
+}
