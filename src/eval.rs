@@ -10,7 +10,7 @@ use crate::board::{attacks, Bitboard, Color, PieceKind, Position, Square};
 use crate::search::score::EVAL_LIMIT;
 
 /// Material value of each kind in centipawns (king 0).
-pub const VALUES: [i32; 7] = [0, 200, 200, 400, 900, 450, 100];
+pub const VALUES: [i32; 7] = [0, 120, 120, 420, 950, 430, 60];
 
 /// Bonus for the side to move.
 const TEMPO: i32 = 10;
@@ -22,13 +22,13 @@ const PAWN: Table = [
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, -2, 0, 4, 0, -2, 0, 0],
-    [2, 0, 8, 0, 8, 0, 8, 0, 2],
-    [6, 12, 18, 18, 20, 18, 18, 12, 6],
-    [10, 20, 30, 34, 40, 34, 30, 20, 10],
-    [14, 26, 42, 60, 80, 60, 42, 26, 14],
-    [18, 36, 56, 80, 120, 80, 56, 36, 18],
-    [0, 3, 6, 9, 12, 9, 6, 3, 0],
+    [0, 0, -2, 0, 6, 0, -2, 0, 0],
+    [2, 0, 8, 0, 12, 0, 8, 0, 2],
+    [40, 50, 60, 60, 65, 60, 60, 50, 40],
+    [50, 65, 80, 90, 100, 90, 80, 65, 50],
+    [55, 75, 100, 120, 140, 120, 100, 75, 55],
+    [55, 80, 110, 140, 160, 140, 110, 80, 55],
+    [10, 15, 20, 25, 30, 25, 20, 15, 10],
 ];
 
 #[rustfmt::skip]
@@ -163,6 +163,16 @@ pub fn terms(pos: &Position, us: Color) -> Terms {
             t.placement += pst(kind, us, sq);
         }
     }
+    // Cannons need screens: worth more with many pieces, horses more in the endgame.
+    let midgame = 6 * pos.kind_bb(PieceKind::Rook).count() as i32
+        + 3 * (pos.kind_bb(PieceKind::Horse) | pos.kind_bb(PieceKind::Cannon)).count() as i32
+        + (pos.kind_bb(PieceKind::Advisor)
+            | pos.kind_bb(PieceKind::Elephant)
+            | pos.kind_bb(PieceKind::Pawn))
+        .count() as i32;
+    let phase = midgame.min(66); // 66 = everything on the board
+    t.material += pos.pieces(us, PieceKind::Cannon).count() as i32 * (phase - 33) * 60 / 66;
+    t.material -= pos.pieces(us, PieceKind::Horse).count() as i32 * (phase - 33) * 60 / 66;
     for sq in pos.pieces(us, PieceKind::Rook) {
         let moves = (pos.slides(sq).0 & !own).count() as i32;
         t.mobility += 3 * (moves - 6);
@@ -265,7 +275,7 @@ mod tests {
     fn symmetric() {
         for fen in [
             crate::board::START_FEN,
-            "2bakab2/9/4c4/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/2BAKAB2 w",
+            "2bakab2/9/2c6/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/2BAKAB2 w",
         ] {
             let p: Position = fen.parse().unwrap();
             let flipped: Position = flip(&p).parse().unwrap();

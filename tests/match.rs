@@ -15,7 +15,11 @@ fn run_match(args: &[&str]) -> (String, String) {
         .args(args)
         .output()
         .expect("run chariot match");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -57,7 +61,10 @@ fn short_self_play_match_and_pgn_round_trip() {
 }
 
 fn fake(name: &str) -> String {
-    format!("{}/tests/fake_engines/{name}.sh", env!("CARGO_MANIFEST_DIR"))
+    format!(
+        "{}/tests/fake_engines/{name}.sh",
+        env!("CARGO_MANIFEST_DIR")
+    )
 }
 
 fn misbehaving(engine: &str, reason: &str, extra: &[&str]) {
@@ -82,7 +89,10 @@ fn misbehaving(engine: &str, reason: &str, extra: &[&str]) {
     assert_eq!(games.len(), 2);
     for g in games {
         let why = g.tag("Termination").unwrap_or_default().to_string();
-        assert!(why.contains(reason), "{engine}: termination {why:?} lacks {reason:?}");
+        assert!(
+            why.contains(reason),
+            "{engine}: termination {why:?} lacks {reason:?}"
+        );
     }
 }
 
@@ -124,7 +134,9 @@ fn repetition_without_checks_draws() {
 
 #[test]
 fn perpetual_check_loses() {
-    let moves = ["a8a9", "f9f8", "a9a8", "f8f9", "a8a9", "f9f8", "a9a8", "f8f9"];
+    let moves = [
+        "a8a9", "f9f8", "a9a8", "f8f9", "a8a9", "f9f8", "a9a8", "f8f9",
+    ];
     let g = game("5k3/R8/9/5P3/9/9/9/9/9/3K5 w - - 0 1", &moves);
     assert_eq!(
         g.outcome(400),
@@ -138,9 +150,15 @@ fn sixty_move_rule_and_mates() {
     assert_eq!(g.outcome(400), Some(Outcome::Draw(Reason::MoveLimit)));
     // Mate on the 120th ply stands.
     let g = game("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 119 80", &["a0d0"]);
-    assert_eq!(g.outcome(400), Some(Outcome::Win(Color::Red, Reason::Checkmate)));
+    assert_eq!(
+        g.outcome(400),
+        Some(Outcome::Win(Color::Red, Reason::Checkmate))
+    );
     let g = game("3k5/R8/9/9/9/9/9/9/4R4/5K3 b - - 0 1", &[]);
-    assert_eq!(g.outcome(400), Some(Outcome::Win(Color::Red, Reason::Stalemate)));
+    assert_eq!(
+        g.outcome(400),
+        Some(Outcome::Win(Color::Red, Reason::Stalemate))
+    );
     let g = game("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", &[]);
     assert_eq!(g.outcome(400), Some(Outcome::Draw(Reason::BareMaterial)));
     let g = game(chariot::board::START_FEN, &["h2e2"]);
@@ -150,7 +168,8 @@ fn sixty_move_rule_and_mates() {
 
 #[test]
 fn default_openings_are_legal_and_about_a_hundred() {
-    let o = chariot::tools::matchrunner::parse_openings(chariot::tools::matchrunner::DEFAULT_OPENINGS)
-        .expect("legal openings");
+    let o =
+        chariot::tools::matchrunner::parse_openings(chariot::tools::matchrunner::DEFAULT_OPENINGS)
+            .expect("legal openings");
     assert!((95..=110).contains(&o.len()), "{}", o.len());
 }

@@ -9,8 +9,8 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod piece;
-pub mod rules;
 pub mod position;
+pub mod rules;
 pub mod square;
 pub mod zobrist;
 

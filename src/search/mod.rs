@@ -380,7 +380,8 @@ impl Searcher {
             let child = pos.play(m);
             let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
             self.stack[idx].moved = Some((piece, m));
-            self.push_frame(idx, &child, Some(m), capture);
+            let check = child.in_check();
+            self.push_frame(idx, &child, check, Some(m), capture);
             let v = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
             } else {

@@ -59,6 +59,7 @@ impl Searcher {
         &mut self,
         idx: usize,
         child: &Position,
+        in_check: bool,
         m: Option<Move>,
         capture: bool,
     ) {
@@ -69,7 +70,7 @@ impl Searcher {
         };
         let f = Frame {
             key: child.key(),
-            in_check: child.in_check(),
+            in_check,
             window,
             eval: 0,
             moved: None,
@@ -201,7 +202,7 @@ impl Searcher {
             if null_ok && depth >= 3 && eval >= beta && has_pieces(pos) && !is_decisive(beta) {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 let child = pos.play_null();
-                self.push_frame(idx, &child, None, false);
+                self.push_frame(idx, &child, false, None, false);
                 self.stack[idx].moved = None;
                 let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 if self.aborted {
@@ -259,7 +260,7 @@ impl Searcher {
             }
             let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
             self.stack[idx].moved = Some((piece, m));
-            self.push_frame(idx, &child, Some(m), capture);
+            self.push_frame(idx, &child, gives_check, Some(m), capture);
             let new_depth = depth - 1;
             let mut v;
             if n == 1 {
@@ -408,7 +409,8 @@ impl Searcher {
                 }
             }
             let child = pos.play(m);
-            self.push_frame(idx, &child, Some(m), is_capture(pos, m));
+            let check = child.in_check();
+            self.push_frame(idx, &child, check, Some(m), is_capture(pos, m));
             let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.aborted {
                 return 0;

@@ -266,11 +266,28 @@ impl Engine {
             (Go::Nodes(n), _) => format!("go nodes {n}"),
             (Go::MoveTime(t), Dialect::Uci) => format!("go movetime {t}"),
             (Go::MoveTime(t), Dialect::Ucci) => format!("go time {t} movestogo 1"),
-            (Go::Clock { red, black, inc, .. }, Dialect::Uci) => {
+            (
+                Go::Clock {
+                    red, black, inc, ..
+                },
+                Dialect::Uci,
+            ) => {
                 format!("go wtime {red} btime {black} winc {inc} binc {inc}")
             }
-            (Go::Clock { red, black, inc, side }, Dialect::Ucci) => {
-                let (own, opp) = if side == Color::Red { (red, black) } else { (black, red) };
+            (
+                Go::Clock {
+                    red,
+                    black,
+                    inc,
+                    side,
+                },
+                Dialect::Ucci,
+            ) => {
+                let (own, opp) = if side == Color::Red {
+                    (red, black)
+                } else {
+                    (black, red)
+                };
                 format!("go time {own} increment {inc} opptime {opp} oppincrement {inc}")
             }
         };
@@ -282,7 +299,9 @@ impl Engine {
         let ms = start.elapsed().as_millis() as u64;
         let mut words = line.split_whitespace();
         let answer = match (words.next(), words.next()) {
-            (Some("bestmove"), Some(m)) if m != "(none)" && m != "0000" => Answer::Move(m.to_string()),
+            (Some("bestmove"), Some(m)) if m != "(none)" && m != "0000" => {
+                Answer::Move(m.to_string())
+            }
             _ => Answer::NoMove,
         };
         Ok((answer, ms))

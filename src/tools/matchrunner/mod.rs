@@ -10,8 +10,8 @@ pub mod engine;
 pub mod pgn;
 pub mod stats;
 
-use crate::board::{Color, Game, Move, Position, START_FEN};
 use crate::board::rules::Outcome;
+use crate::board::{Color, Game, Move, Position, START_FEN};
 use engine::{Answer, Dialect, Engine, EngineError, EngineSpec, Go};
 use stats::{Decision, Sprt, Tally};
 use std::io::Write;
@@ -159,7 +159,8 @@ pub fn parse_openings(text: &str) -> Result<Vec<(String, Vec<Move>)>, String> {
             .parse()
             .map_err(|e| format!("openings line {}: {e}", n + 1))?;
         let words: Vec<&str> = moves_text.split_whitespace().collect();
-        let game = Game::from_moves(start, &words).map_err(|e| format!("openings line {}: {e}", n + 1))?;
+        let game =
+            Game::from_moves(start, &words).map_err(|e| format!("openings line {}: {e}", n + 1))?;
         out.push((fen, game.moves().to_vec()));
     }
     if out.is_empty() {
@@ -172,7 +173,11 @@ fn setup(args: &MatchArgs) -> Result<Setup, String> {
     let me = std::env::current_exe()
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_else(|_| "chariot".into());
-    let spec = |cmd: &Option<String>, name: &Option<String>, dir: &Option<String>, d: &str, o: &[String]| {
+    let spec = |cmd: &Option<String>,
+                name: &Option<String>,
+                dir: &Option<String>,
+                d: &str,
+                o: &[String]| {
         Ok::<_, String>(EngineSpec {
             command: cmd.clone().unwrap_or_else(|| me.clone()),
             dir: dir.clone(),
@@ -204,13 +209,27 @@ fn setup(args: &MatchArgs) -> Result<Setup, String> {
         _ => return Err("give one of --depth, --nodes, --movetime, --tc".into()),
     };
     let text = match &args.openings {
-        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?,
+        Some(path) => {
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?
+        }
         None => DEFAULT_OPENINGS.to_string(),
     };
     Ok(Setup {
         specs: [
-            spec(&args.engine1, &args.name1, &args.dir1, &args.dialect1, &args.option1)?,
-            spec(&args.engine2, &args.name2, &args.dir2, &args.dialect2, &args.option2)?,
+            spec(
+                &args.engine1,
+                &args.name1,
+                &args.dir1,
+                &args.dialect1,
+                &args.option1,
+            )?,
+            spec(
+                &args.engine2,
+                &args.name2,
+                &args.dir2,
+                &args.dialect2,
+                &args.option2,
+            )?,
         ],
         control,
         openings: parse_openings(&text)?,
@@ -395,7 +414,12 @@ pub fn run(args: &MatchArgs) -> i32 {
     let (tx, rx) = std::sync::mpsc::channel::<Finished>();
     let workers: Vec<_> = (0..args.concurrency.clamp(1, 64))
         .map(|_| {
-            let (setup, next, stop, tx) = (Arc::clone(&setup), Arc::clone(&next), Arc::clone(&stop), tx.clone());
+            let (setup, next, stop, tx) = (
+                Arc::clone(&setup),
+                Arc::clone(&next),
+                Arc::clone(&stop),
+                tx.clone(),
+            );
             std::thread::spawn(move || loop {
                 if stop.load(Ordering::SeqCst) {
                     return;

@@ -100,7 +100,10 @@ pub fn read(text: &str) -> Result<Vec<Parsed>, String> {
     let mut out = Vec::new();
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut movetext = String::new();
-    let flush = |tags: &mut Vec<(String, String)>, movetext: &mut String, out: &mut Vec<Parsed>| -> Result<(), String> {
+    let flush = |tags: &mut Vec<(String, String)>,
+                 movetext: &mut String,
+                 out: &mut Vec<Parsed>|
+     -> Result<(), String> {
         if tags.is_empty() {
             return Ok(());
         }

@@ -135,8 +135,15 @@ impl Sprt {
             },
             _ => return Err(format!("bad --sprt '{s}': expected ELO0,ELO1[,ALPHA,BETA]")),
         };
-        if sprt.elo0 >= sprt.elo1 || !(0.0..0.5).contains(&sprt.alpha) || !(0.0..0.5).contains(&sprt.beta) || sprt.alpha == 0.0 || sprt.beta == 0.0 {
-            return Err(format!("bad --sprt '{s}': need ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5"));
+        if sprt.elo0 >= sprt.elo1
+            || !(0.0..0.5).contains(&sprt.alpha)
+            || !(0.0..0.5).contains(&sprt.beta)
+            || sprt.alpha == 0.0
+            || sprt.beta == 0.0
+        {
+            return Err(format!(
+                "bad --sprt '{s}': need ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5"
+            ));
         }
         Ok(sprt)
     }
@@ -156,17 +163,37 @@ mod tests {
 
     #[test]
     fn elo_and_sprt() {
-        let even = Tally { wins: 10, draws: 10, losses: 10 };
+        let even = Tally {
+            wins: 10,
+            draws: 10,
+            losses: 10,
+        };
         assert!(even.elo().0.abs() < 1e-9);
-        let good = Tally { wins: 60, draws: 20, losses: 20 };
+        let good = Tally {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        };
         let (elo, err) = good.elo();
         assert!((elo - 147.2).abs() < 1.0, "{elo}");
         assert!(err > 30.0 && err < 120.0, "{err}");
         let sprt = Sprt::parse("0,10").unwrap();
         assert_eq!(good.decide(&sprt), Some(Decision::H1));
-        let bad = Tally { wins: 20, draws: 20, losses: 60 };
+        let bad = Tally {
+            wins: 20,
+            draws: 20,
+            losses: 60,
+        };
         assert_eq!(bad.decide(&sprt), Some(Decision::H0));
-        assert_eq!(Tally { wins: 1, draws: 0, losses: 1 }.decide(&sprt), None);
+        assert_eq!(
+            Tally {
+                wins: 1,
+                draws: 0,
+                losses: 1
+            }
+            .decide(&sprt),
+            None
+        );
         assert!(Sprt::parse("5,0").is_err());
         assert!(Sprt::parse("x").is_err());
         assert_eq!(Sprt::parse("0,5,0.1,0.2").unwrap().beta, 0.2);
