@@ -243,7 +243,7 @@ fn setup(args: &MatchArgs) -> Result<Setup, String> {
 /// Plays game `index` (0-based): opening `index / 2`, engine 1 Red on even indices.
 fn play_game(s: &Setup, index: usize) -> Finished {
     let (fen, opening) = &s.openings[(index / 2) % s.openings.len()];
-    let e1_red = index % 2 == 0;
+    let e1_red = index.is_multiple_of(2);
     let start: Position = fen.parse().unwrap_or_default();
     let mut game = Game::new(start);
     for &m in opening {

@@ -178,11 +178,17 @@ mod tests {
         assert!((elo - 147.2).abs() < 1.0, "{elo}");
         assert!(err > 30.0 && err < 120.0, "{err}");
         let sprt = Sprt::parse("0,10").unwrap();
+        assert_eq!(good.decide(&sprt), None, "LLR {}", good.llr(&sprt));
+        let good = Tally {
+            wins: 300,
+            draws: 100,
+            losses: 100,
+        };
         assert_eq!(good.decide(&sprt), Some(Decision::H1));
         let bad = Tally {
-            wins: 20,
-            draws: 20,
-            losses: 60,
+            wins: 100,
+            draws: 100,
+            losses: 300,
         };
         assert_eq!(bad.decide(&sprt), Some(Decision::H0));
         assert_eq!(
