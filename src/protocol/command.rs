@@ -263,6 +263,28 @@ fn parse_position(rest: &[&str], cmd: &'static str) -> Result<PositionSpec, Comm
     }
 }
 
+const GO_KEYWORDS: &[&str] = &[
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "time",
+    "increment",
+    "opptime",
+    "oppincrement",
+    "oppmovestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "draw",
+    "searchmoves",
+    "perft",
+];
+
 fn parse_go(rest: &[&str]) -> GoArgs {
     let mut g = GoArgs::default();
     let mut i = 0;
@@ -326,9 +348,17 @@ fn parse_go(rest: &[&str]) -> GoArgs {
                 *slot = Some(v);
                 i += 1;
             }
-            None => g
-                .warnings
-                .push(format!("go: bad or missing value for {kw}")),
+            None => {
+                g.warnings
+                    .push(format!("go: bad or missing value for {kw}"));
+                // Skip the bad value itself unless it is the next keyword.
+                let next_is_keyword = rest
+                    .get(i)
+                    .is_none_or(|t| GO_KEYWORDS.contains(&t.to_ascii_lowercase().as_str()));
+                if !next_is_keyword {
+                    i += 1;
+                }
+            }
         }
     }
     g
@@ -377,7 +407,7 @@ mod tests {
         assert_eq!(g.winc, None);
         assert_eq!(g.depth, Some(7));
         assert!(g.ponder);
-        assert_eq!(g.warnings.len(), 2, "{:?}", g.warnings);
+        assert_eq!(g.warnings.len(), 1, "{:?}", g.warnings);
         let Command::Go(g) =
             parse("GO draw time 60000 increment 500 opptime 1 oppincrement 2 depth infinite")
                 .unwrap()

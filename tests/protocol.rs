@@ -1,0 +1,494 @@
+//! The engine process end to end: transcripts in both dialects, timing of `stop` and
+//! `movetime`, bad input of every kind, and random garbage.
+
+use chariot::board::{Game, Position};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start engine");
+        let stdin = child.stdin.take();
+        let mut stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            let mut r = std::io::BufReader::new(&mut stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match r.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        let l = String::from_utf8(buf.clone()).expect("engine writes UTF-8");
+                        assert!(l.is_ascii(), "non-ASCII output {l:?}");
+                        if tx.send(l.trim_end_matches('\n').to_string()).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let s = self.stdin.as_mut().expect("stdin open");
+        s.write_all(bytes).expect("write");
+        s.flush().expect("flush");
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    /// Lines up to and including the first that satisfies `done`, within `secs` seconds.
+    fn until(&mut self, secs: f64, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs_f64(secs);
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    self.seen.push(l.clone());
+                    let stop = done(&l);
+                    got.push(l);
+                    if stop {
+                        return got;
+                    }
+                }
+                Err(_) => panic!("timed out after {secs} s; got {got:?}"),
+            }
+        }
+    }
+
+    fn bestmove(&mut self, secs: f64) -> Vec<String> {
+        self.until(secs, |l| l.starts_with("bestmove") || l == "nobestmove")
+    }
+
+    fn ready(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until(10.0, |l| l == "readyok")
+    }
+
+    /// Nothing more arrives within `ms`.
+    fn quiet(&mut self, ms: u64) -> Vec<String> {
+        let mut got = Vec::new();
+        while let Ok(l) = self.lines.recv_timeout(Duration::from_millis(ms)) {
+            got.push(l);
+        }
+        got
+    }
+
+    fn close_and_wait(&mut self, secs: f64) -> std::process::ExitStatus {
+        self.stdin = None;
+        let deadline = Instant::now() + Duration::from_secs_f64(secs);
+        loop {
+            if let Some(s) = self.child.try_wait().expect("wait") {
+                return s;
+            }
+            assert!(Instant::now() < deadline, "engine did not exit");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn best_of(lines: &[String]) -> String {
+    lines
+        .last()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap_or("")
+        .to_string()
+}
+
+fn assert_legal(fen: Option<&str>, moves: &[&str], m: &str) {
+    let start: Position = fen.map_or_else(Position::startpos, |f| f.parse().expect("valid"));
+    let g = Game::from_moves(start, moves).expect("legal history");
+    assert!(
+        g.position().parse_move(m).is_ok(),
+        "bestmove {m} is illegal"
+    );
+}
+
+#[test]
+fn uci_handshake_options_and_game() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hs = e.until(5.0, |l| l == "uciok");
+    assert!(hs[0].starts_with("id name Chariot"), "{hs:?}");
+    assert!(hs
+        .iter()
+        .any(|l| l == "option name Hash type spin default 16 min 1 max 4096"));
+    assert!(hs.iter().any(|l| l == "option name Clear Hash type button"));
+    e.send("setoption name Hash value 32");
+    e.send("setoption name Clear Hash");
+    e.send("setoption name Nonsense value 3");
+    let r = e.ready();
+    assert!(
+        r.iter().any(|l| l == "info string unknown option Nonsense"),
+        "{r:?}"
+    );
+    e.send("ucinewgame");
+    e.send("position startpos moves h2e2 h9g7 h0g2");
+    e.send("go depth 5");
+    let out = e.bestmove(20.0);
+    assert!(
+        out.iter().any(|l| l.starts_with("info depth 5 seldepth")),
+        "{out:?}"
+    );
+    let info = out
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("info");
+    for field in ["score cp", "nodes", "nps", "hashfull", "time", "pv"] {
+        assert!(info.contains(field), "{info} lacks {field}");
+    }
+    assert_legal(None, &["h2e2", "h9g7", "h0g2"], &best_of(&out));
+    e.send("quit");
+    assert!(e.close_and_wait(2.0).success());
+}
+
+#[test]
+fn ucci_handshake_mate_scores_and_bye() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    let hs = e.until(5.0, |l| l == "ucciok");
+    assert!(
+        hs.iter()
+            .any(|l| l == "option usemillisec type check default true"),
+        "{hs:?}"
+    );
+    e.send("setoption hashsize 8");
+    e.send("setoption nonsense 1");
+    e.send("setoption usebook false");
+    let r = e.ready();
+    assert_eq!(r, vec!["readyok"], "unknown UCCI options are silent");
+    e.send("position fen 4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1");
+    e.send("go depth 5");
+    let out = e.bestmove(10.0);
+    assert_eq!(best_of(&out), "b1b9");
+    assert!(out.iter().any(|l| l.contains(" score 9999 ")), "{out:?}");
+    e.send("position fen 3k5/R8/9/9/9/9/9/9/4R4/5K3 b - - 0 1");
+    e.send("go depth 5");
+    assert_eq!(e.bestmove(5.0), vec!["nobestmove"]);
+    e.send("stop");
+    assert_eq!(
+        e.until(5.0, |_| true),
+        vec!["nobestmove"],
+        "UCCI stop when idle"
+    );
+    e.send("position startpos");
+    e.send("banmoves h2e2 b2e2 h0g2 b0c2 xx");
+    e.send("go time 1000 increment 0");
+    let m = best_of(&e.bestmove(10.0));
+    assert!(
+        !["h2e2", "b2e2", "h0g2", "b0c2"].contains(&m.as_str()),
+        "banned {m}"
+    );
+    assert_legal(None, &[], &m);
+    e.send("quit");
+    assert_eq!(e.until(2.0, |l| l == "bye"), vec!["bye"]);
+    assert!(e.close_and_wait(2.0).success());
+}
+
+#[test]
+fn no_legal_move_in_uci() {
+    let mut e = Engine::start();
+    e.send("position fen R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    e.send("go depth 3");
+    assert_eq!(
+        e.bestmove(5.0),
+        vec!["info depth 0 score mate 0", "bestmove (none)"]
+    );
+}
+
+#[test]
+fn go_without_handshake_and_terminal_quietness() {
+    let mut e = Engine::start();
+    let t = Instant::now();
+    e.send("go depth 6");
+    let out = e.bestmove(10.0);
+    assert!(t.elapsed() < Duration::from_secs(2));
+    assert_legal(None, &[], &best_of(&out));
+    assert!(e.quiet(300).is_empty(), "nothing after the terminal line");
+}
+
+#[test]
+fn movetime_infinite_stop_and_isready_during_search() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until(5.0, |l| l == "uciok");
+    e.send("setoption name Move Overhead value 0");
+    e.ready();
+    let t = Instant::now();
+    e.send("go movetime 500");
+    e.bestmove(5.0);
+    let took = t.elapsed();
+    assert!(
+        took <= Duration::from_millis(600),
+        "movetime 500 took {took:?}"
+    );
+    assert!(
+        took >= Duration::from_millis(250),
+        "movetime 500 took only {took:?}"
+    );
+
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("isready");
+    e.until(1.0, |l| l == "readyok");
+    assert!(
+        t.elapsed() < Duration::from_millis(100),
+        "readyok during search"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("stop");
+    let out = e.bestmove(2.0);
+    assert!(
+        t.elapsed() <= Duration::from_millis(50),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    assert_legal(None, &[], &best_of(&out));
+
+    // Pondering holds the result until ponderhit, then answers within the limits.
+    e.send("go ponder movetime 200");
+    assert!(e.quiet(400).iter().all(|l| !l.starts_with("bestmove")));
+    e.send("ponderhit");
+    e.bestmove(2.0);
+
+    // Queued commands after an infinite search stop it and run in order.
+    e.send("go infinite");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 2");
+    let first = e.bestmove(2.0);
+    assert_legal(None, &[], &best_of(&first));
+    let second = e.bestmove(5.0);
+    assert_legal(None, &["h2e2"], &best_of(&second));
+
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.send("quit");
+    assert!(e.close_and_wait(1.0).success());
+    assert!(t.elapsed() < Duration::from_millis(300));
+}
+
+#[test]
+fn bad_input_keeps_the_last_good_state() {
+    let mut e = Engine::start();
+    e.send("position startpos moves h2e2");
+    let expect_error = |e: &mut Engine, line: &[u8], needle: &str| {
+        e.send_bytes(line);
+        let r = e.ready();
+        assert!(
+            r.iter()
+                .any(|l| l.starts_with("info string") && l.contains(needle)),
+            "{:?} gave {r:?}",
+            String::from_utf8_lossy(line)
+        );
+        for l in &r {
+            assert!(l == "readyok" || l.starts_with("info string"), "{l}");
+        }
+        e.send("go depth 2");
+        let out = e.bestmove(5.0);
+        assert_legal(None, &["h2e2"], &best_of(&out));
+    };
+    expect_error(&mut e, b"frobnicate now\n", "unknown command frobnicate");
+    expect_error(
+        &mut e,
+        b"position fen rnbakabnr/9/1c5c1 w\n",
+        "invalid position",
+    );
+    expect_error(
+        &mut e,
+        b"position fen 4k4/9/9/9/9/9/9/9/9/4K4 w\n",
+        "in check",
+    );
+    expect_error(
+        &mut e,
+        b"position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w\n",
+        "unknown piece",
+    );
+    expect_error(
+        &mut e,
+        b"position startpos moves h2e2 h9g7 h2e2\n",
+        "illegal move h2e2 at ply 3",
+    );
+    expect_error(
+        &mut e,
+        b"position startpos moves h2e2 zz\n",
+        "malformed move zz at ply 2",
+    );
+    expect_error(&mut e, b"position banana\n", "invalid position");
+    expect_error(
+        &mut e,
+        b"setoption name Hash value lots\n",
+        "bad value for Hash",
+    );
+    expect_error(
+        &mut e,
+        b"setoption name Hash value 999999999\n",
+        "bad value for Hash",
+    );
+    expect_error(
+        &mut e,
+        b"setoption name NoSuchThing value 1\n",
+        "unknown option",
+    );
+    expect_error(&mut e, b"\xff\xfe\x00garbage\n", "unknown command");
+    let mut long = vec![b'x'; 2 << 20];
+    long.push(b'\n');
+    expect_error(&mut e, &long, "line too long");
+    // Bad go values drop the keyword and still answer.
+    e.send("go depth x movetime 200");
+    let out = e.bestmove(5.0);
+    assert!(
+        out.iter()
+            .any(|l| l.contains("bad or missing value for depth")),
+        "{out:?}"
+    );
+    e.send("go depth -3");
+    assert_legal(None, &["h2e2"], &best_of(&e.bestmove(5.0)));
+    // CRLF, tabs, blank lines and repeated spaces.
+    e.send_bytes(
+        b"\r\n   \n\t\n# a comment\nposition\tstartpos   moves  h2e2\t h9g7\r\r\ngo  depth\t2\r\n",
+    );
+    let out = e.bestmove(5.0);
+    assert_legal(None, &["h2e2", "h9g7"], &best_of(&out));
+    e.send("d");
+    let d = e.until(5.0, |l| l.starts_with("Checkers"));
+    let fen = d.iter().find(|l| l.starts_with("Fen: ")).expect("fen line");
+    let pos = Game::from_moves(Position::startpos(), &["h2e2", "h9g7"]).expect("legal");
+    assert_eq!(fen, &format!("Fen: {}", pos.position().fen()));
+}
+
+#[test]
+fn long_move_lists_and_debug_commands() {
+    let mut e = Engine::start();
+    let cycle = ["h0g2", "h9g7", "g2h0", "g7h9"];
+    let moves: Vec<&str> = cycle.iter().cycle().take(400).copied().collect();
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("go depth 3");
+    assert_legal(None, &moves, &best_of(&e.bestmove(10.0)));
+    e.send("position startpos");
+    e.send("go perft 3");
+    let p = e.until(10.0, |l| l.starts_with("Nodes searched"));
+    assert_eq!(p.last().map(String::as_str), Some("Nodes searched: 79666"));
+    e.send("eval");
+    let ev = e.until(5.0, |l| l.starts_with("evaluation"));
+    assert!(ev.iter().any(|l| l.starts_with("material")));
+    e.send("help");
+    e.until(5.0, |l| l.contains("bench"));
+}
+
+#[test]
+fn end_of_input_is_quit() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.until(5.0, |l| l == "ucciok");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let status = e.close_and_wait(1.0);
+    assert!(status.success());
+}
+
+#[test]
+fn random_garbage_never_kills_the_engine() {
+    let mut e = Engine::start();
+    let mut rng = StdRng::seed_from_u64(7);
+    let seeds = [
+        "uci",
+        "ucci",
+        "isready",
+        "setoption name Hash value 8",
+        "setoption hashsize 4",
+        "ucinewgame",
+        "position startpos moves h2e2 h9g7",
+        "position fen 4k4/R8/9/9/9/9/9/9/1R7/3K5 w",
+        "go depth 1",
+        "go nodes 200",
+        "go movetime 20",
+        "go infinite",
+        "stop",
+        "ponderhit",
+        "banmoves h2e2",
+        "probe startpos",
+        "d",
+        "eval",
+        "go perft 1",
+        "go wtime 100 btime 100",
+        "position startpos moves",
+        "fen 9/9/9 w",
+        "setoption name",
+        "go searchmoves h2e2 zz",
+    ];
+    let mut batch = Vec::new();
+    for _ in 0..3000 {
+        let mut line: Vec<u8> = seeds[rng.random_range(0..seeds.len())].as_bytes().to_vec();
+        match rng.random_range(0..4) {
+            0 => {
+                for _ in 0..rng.random_range(1..4) {
+                    let i = rng.random_range(0..line.len());
+                    line[i] = rng.random();
+                }
+            }
+            1 => {
+                let n = rng.random_range(0..40);
+                line = (0..n).map(|_| rng.random()).collect();
+            }
+            2 => {
+                let i = rng.random_range(0..line.len());
+                line.truncate(i);
+            }
+            _ => {}
+        }
+        line.retain(|&b| b != b'\n');
+        batch.extend_from_slice(&line);
+        batch.push(b'\n');
+    }
+    e.send_bytes(&batch);
+    e.send("stop");
+    e.send("isready");
+    e.until(60.0, |l| l == "readyok");
+    e.send("stop");
+    e.send("position startpos");
+    e.send("go depth 1");
+    let out = e.bestmove(60.0);
+    let m = best_of(&out);
+    if m != "(none)" && !m.is_empty() {
+        assert_legal(None, &[], &m);
+    }
+    assert!(e.child.try_wait().expect("wait").is_none(), "engine exited");
+}
