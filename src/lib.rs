@@ -5,6 +5,7 @@
 
 pub mod board;
 pub mod eval;
+pub mod path;
 pub mod protocol;
 pub mod search;
 pub mod tools;

@@ -27,6 +27,13 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Grid A*: `path (map F | grid F | inline ROWS) [from X Y] [to X Y] [moves 4|8|8int]
+    /// [heuristic H] [energy T]` or `path scen FILE.scen [--map FILE.map]`.
+    Path {
+        /// The words of the command.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Play games between two engines (default: this program against itself).
     #[command(args_override_self = true)]
     Match(Box<chariot::tools::matchrunner::MatchArgs>),
@@ -45,6 +52,16 @@ fn main() -> ExitCode {
             chariot::protocol::run();
             ExitCode::SUCCESS
         }
+        Some(Command::Path { args }) => match chariot::path::command(&args) {
+            Ok(text) => {
+                println!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some(Command::Match(args)) => match chariot::tools::matchrunner::run(&args) {
             0 => ExitCode::SUCCESS,
             c => ExitCode::from(c as u8),

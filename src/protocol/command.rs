@@ -142,6 +142,11 @@ pub fn echo(token: &str) -> String {
     }
 }
 
+/// Free text made safe to print: printable ASCII and spaces, without the words GUIs search for.
+pub fn echo_text(text: &str) -> String {
+    text.split(' ').map(echo).collect::<Vec<_>>().join(" ")
+}
+
 /// Parses one line (already stripped of its line end).
 pub fn parse(line: &str) -> Result<Command, CommandError> {
     let tokens: Vec<&str> = line.split_ascii_whitespace().collect();

@@ -150,6 +150,7 @@ impl Controller {
             }
             Ok(Command::Quit) => return self.quit(),
             Ok(Command::Nothing) => {}
+            Ok(Command::Path(args)) => self.path(&args),
             _ => {
                 if r.infinite || r.control.pondering() {
                     r.control.stop();
@@ -285,10 +286,7 @@ impl Controller {
                 let _ = crate::tools::bench::run(depth, &mut buf);
                 (s, buf)
             }),
-            Command::Path(args) => {
-                let _ = args;
-                self.out.info_string("path: not available in this build");
-            }
+            Command::Path(args) => self.path(&args),
             Command::Help => {
                 for l in HELP.lines() {
                     self.out.line(l);
@@ -296,6 +294,20 @@ impl Controller {
             }
         }
         true
+    }
+
+    /// `path …` runs at once, idle or searching: it touches no game or search state.
+    fn path(&self, args: &[String]) {
+        match crate::path::command(args) {
+            Ok(text) => {
+                for l in text.lines() {
+                    self.out.line(l);
+                }
+            }
+            Err(e) => self
+                .out
+                .info_string(&format!("path: {}", command::echo_text(&e))),
+        }
     }
 
     fn with_searcher(&mut self, f: impl FnOnce(&mut Searcher)) {

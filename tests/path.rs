@@ -1,0 +1,359 @@
+//! Grid A*: every benchmark scenario at its optimal length, energy budgets against brute
+//! force, random grids against Dijkstra and BFS, and every kind of bad input.
+
+use chariot::path::astar::{Heuristic, Moves, Query, Solver};
+use chariot::path::grid::{Cell, Grid};
+use chariot::path::{command, scen};
+use proptest::prelude::*;
+use std::collections::VecDeque;
+use std::path::Path;
+
+const MAPS: &[(&str, usize)] = &[
+    ("arena", 160),
+    ("lak303d", 1060),
+    ("den520d", 888),
+    ("Boston_0_256", 950),
+    ("brc202d", 1260),
+    ("maze512-32-9", 1602),
+    ("random512-10-0", 835),
+    ("32room_000", 950),
+    ("TheFrozenSea", 1480),
+];
+
+fn data(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/maps")
+        .join(name)
+}
+
+#[test]
+fn every_benchmark_scenario_has_its_optimal_length() {
+    let mut total = 0;
+    for (name, count) in MAPS {
+        let path = data(&format!("{name}.map.scen"));
+        assert!(path.exists(), "missing test data {}", path.display());
+        let s = scen::run(&path, None, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(s.scenarios, *count, "{name}");
+        assert_eq!(s.solved, *count, "{name}: {:?}", s.notes);
+        assert_eq!(s.mismatches, 0, "{name}: {:?}", s.notes);
+        total += s.scenarios;
+    }
+    assert_eq!(total, 9185);
+}
+
+#[test]
+fn scen_command_summary_line() {
+    let p = data("arena.map.scen");
+    let out = command(&["scen", p.to_str().expect("utf-8")]).expect("runs");
+    assert!(
+        out.starts_with("scenarios 160 solved 160 mismatches 0 total_ms "),
+        "{out}"
+    );
+    let m = data("arena.map");
+    let out = command(&[
+        "scen",
+        p.to_str().expect("utf-8"),
+        "--map",
+        m.to_str().expect("utf-8"),
+    ])
+    .expect("runs");
+    assert!(out.contains("mismatches 0"), "{out}");
+}
+
+/// Shortest number of steps with an energy budget, by breadth-first search over
+/// (cell, energy) with no pruning: 4-connected, unit steps.
+fn brute_energy(g: &Grid, start: (usize, usize), goal: (usize, usize), t: u32) -> Option<usize> {
+    let layers = t as usize + 1;
+    let mut dist = vec![usize::MAX; g.width * g.height * layers];
+    let id = |x: usize, y: usize, e: u32| (y * g.width + x) * layers + e as usize;
+    let mut q = VecDeque::new();
+    dist[id(start.0, start.1, t)] = 0;
+    q.push_back((start.0, start.1, t));
+    while let Some((x, y, e)) = q.pop_front() {
+        let d = dist[id(x, y, e)];
+        if (x, y) == goal {
+            return Some(d);
+        }
+        if e == 0 {
+            continue;
+        }
+        for (dx, dy) in [(0i64, -1i64), (0, 1), (-1, 0), (1, 0)] {
+            let (nx, ny) = (x as i64 + dx, y as i64 + dy);
+            if !g.passable(nx, ny) {
+                continue;
+            }
+            let (nx, ny) = (nx as usize, ny as usize);
+            let ne = if g.cells[g.index(nx, ny)] == Cell::Station {
+                t
+            } else {
+                e - 1
+            };
+            if dist[id(nx, ny, ne)] == usize::MAX {
+                dist[id(nx, ny, ne)] = d + 1;
+                q.push_back((nx, ny, ne));
+            }
+        }
+    }
+    None
+}
+
+fn solve_text(rows: &str, energy: Option<u32>) -> (Grid, Option<f64>) {
+    let g = Grid::parse_text(rows.split('/')).expect("valid grid");
+    let q = Query {
+        start: g.start.expect("S"),
+        goal: g.goal.expect("G"),
+        moves: Moves::Four,
+        heuristic: Heuristic::Manhattan,
+        energy,
+    };
+    let out = Solver::new().solve(&g, &q);
+    if let Some(sol) = &out.solution {
+        // The path is connected, wall-free, never runs dry, and its length is its cost.
+        assert_eq!(sol.path.first(), Some(&q.start));
+        assert_eq!(sol.path.last(), Some(&q.goal));
+        assert_eq!(sol.path.len() as f64 - 1.0, sol.cost);
+        let mut left = energy.unwrap_or(u32::MAX);
+        for w in sol.path.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            assert_eq!(a.0.abs_diff(b.0) + a.1.abs_diff(b.1), 1);
+            assert!(g.passable(b.0 as i64, b.1 as i64));
+            assert!(left >= 1, "ran dry");
+            left = if g.cells[g.index(b.0, b.1)] == Cell::Station {
+                energy.unwrap_or(u32::MAX)
+            } else {
+                left - 1
+            };
+        }
+    }
+    (g, out.solution.map(|s| s.cost))
+}
+
+#[test]
+fn energy_detour_through_a_station() {
+    // Straight: 9 steps, more than T = 6. Up to the station (5 steps), then on (6 steps).
+    let rows = "....+...../S........G";
+    let (g, cost) = solve_text(rows, Some(6));
+    let bf = brute_energy(&g, g.start.unwrap(), g.goal.unwrap(), 6);
+    assert_eq!(bf, Some(11));
+    assert_eq!(cost, Some(11.0));
+    // Without the budget the straight line wins.
+    assert_eq!(solve_text(rows, None).1, Some(9.0));
+}
+
+#[test]
+fn energy_revisits_a_cell_with_more_energy() {
+    // The only station is in a dead end: go in, refill, come back over the same cells.
+    let rows = "#####+####/S........G/##########";
+    let (g, cost) = solve_text(rows, Some(6));
+    let bf = brute_energy(&g, g.start.unwrap(), g.goal.unwrap(), 6);
+    assert_eq!(bf, Some(11));
+    assert_eq!(cost, Some(11.0));
+}
+
+#[test]
+fn energy_infeasible() {
+    let rows = "S.........G";
+    let (g, cost) = solve_text(rows, Some(4));
+    assert_eq!(brute_energy(&g, g.start.unwrap(), g.goal.unwrap(), 4), None);
+    assert_eq!(cost, None);
+    let out = command(&["inline", rows, "energy", "4"]).expect("runs");
+    assert!(out.starts_with("no path"), "{out}");
+}
+
+fn random_grid(seed: u64, w: usize, h: usize, walls: u32, stations: u32) -> Grid {
+    let mut x = seed | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut rows = Vec::new();
+    for _ in 0..h {
+        let row: String = (0..w)
+            .map(|_| {
+                let r = (next() % 100) as u32;
+                if r < walls {
+                    '#'
+                } else if r < walls + stations {
+                    '+'
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        rows.push(row);
+    }
+    Grid::parse_text(rows.iter().map(String::as_str)).expect("valid")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    #[test]
+    fn astar_equals_dijkstra_and_bfs(seed in any::<u64>(), w in 2usize..14, h in 2usize..14) {
+        let g = random_grid(seed, w, h, 30, 8);
+        let free: Vec<(usize, usize)> = (0..h).flat_map(|y| (0..w).map(move |x| (x, y)))
+            .filter(|&(x, y)| g.passable(x as i64, y as i64)).collect();
+        prop_assume!(free.len() >= 2);
+        let a = free[(seed % free.len() as u64) as usize];
+        let b = free[((seed >> 20) % free.len() as u64) as usize];
+        let mut solver = Solver::new();
+        for moves in [Moves::Four, Moves::Eight, Moves::EightInt] {
+            let q = |heuristic| Query { start: a, goal: b, moves, heuristic, energy: None };
+            let fast = solver.solve(&g, &q(moves.default_heuristic())).solution;
+            let slow = solver.solve(&g, &q(Heuristic::Zero)).solution;
+            let eu = solver.solve(&g, &q(Heuristic::Euclidean)).solution;
+            prop_assert_eq!(fast.is_some(), slow.is_some());
+            if let (Some(f), Some(s), Some(e)) = (&fast, &slow, &eu) {
+                prop_assert!((f.cost - s.cost).abs() < 1e-9 && (e.cost - s.cost).abs() < 1e-9);
+                let (st, dg) = moves.costs();
+                let mut c = 0.0;
+                for win in f.path.windows(2) {
+                    let (p, n) = (win[0], win[1]);
+                    let (dx, dy) = (n.0 as i64 - p.0 as i64, n.1 as i64 - p.1 as i64);
+                    prop_assert!(dx.abs() <= 1 && dy.abs() <= 1 && (dx, dy) != (0, 0));
+                    prop_assert!(g.passable(n.0 as i64, n.1 as i64));
+                    if dx != 0 && dy != 0 {
+                        prop_assert!(moves != Moves::Four);
+                        prop_assert!(g.passable(p.0 as i64 + dx, p.1 as i64) && g.passable(p.0 as i64, p.1 as i64 + dy), "corner cut");
+                        c += dg;
+                    } else {
+                        c += st;
+                    }
+                }
+                prop_assert!((c - f.cost).abs() < 1e-9);
+                prop_assert_eq!(f.path.first(), Some(&a));
+                prop_assert_eq!(f.path.last(), Some(&b));
+            }
+        }
+        for t in [1u32, 3, 6] {
+            let q = Query { start: a, goal: b, moves: Moves::Four, heuristic: Heuristic::Manhattan, energy: Some(t) };
+            let got = solver.solve(&g, &q).solution.map(|s| s.cost as usize);
+            prop_assert_eq!(got, brute_energy(&g, a, b, t));
+        }
+    }
+}
+
+#[test]
+fn command_output_and_moves() {
+    let out = command(&["inline", "S..#/.#../...G", "moves", "8"]).expect("runs");
+    assert!(out.contains("cost 4.414214"), "{out}");
+    assert!(out.contains("moves R R D DR"), "{out}");
+    assert!(out.contains("path (0,0) (1,0) (2,0) (2,1) (3,2)"), "{out}");
+    let out = command(&["INLINE", "S..#/.#../...G", "MOVES", "8int"]).expect("runs");
+    assert!(out.contains("cost 44"), "{out}");
+    let out =
+        command(&["inline", "0001/0101/0000", "from", "0", "0", "to", "3", "2"]).expect("digits");
+    assert!(out.contains("cost 5"), "{out}");
+    let m = data("arena.map");
+    let out = command(&[
+        "map",
+        m.to_str().expect("utf-8"),
+        "from",
+        "1",
+        "11",
+        "to",
+        "1",
+        "12",
+        "moves",
+        "8",
+    ])
+    .expect("map");
+    assert!(out.starts_with("cost 1"), "{out}");
+}
+
+#[test]
+fn bad_input_is_refused_with_a_reason() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["inline", "S..#/.#/...G"], "ragged rows"),
+        (&["inline", "S.x/..G"], "unknown character 'x'"),
+        (&["inline", "S../..."], "no goal"),
+        (&["inline", ".../..G"], "no start"),
+        (&["inline", "S.S/..G"], "more than one start"),
+        (&["inline", "S../..G", "from", "9", "9"], "outside the map"),
+        (&["inline", "S#./..G", "from", "1", "0"], "on a wall"),
+        (&["inline", "S#./..G", "to", "-1", "0"], "outside the map"),
+        (
+            &["inline", "S../..G", "moves", "8", "heuristic", "manhattan"],
+            "overestimates",
+        ),
+        (&["inline", "S../..G", "moves", "6"], "bad moves"),
+        (&["inline", "S../..G", "energy", "0"], "bad energy"),
+        (&["inline", "S../..G", "from", "1"], "missing value"),
+        (&["inline", "S../..G", "frobnicate"], "unknown word"),
+        (&["from", "0", "0"], "no map"),
+        (&[], "usage"),
+        (&["map", "/nonexistent/file.map"], "cannot read"),
+        (&["scen", "/nonexistent/file.scen"], "cannot read"),
+    ];
+    for (args, needle) in cases {
+        let e = command(args).expect_err(needle);
+        assert!(e.contains(needle), "{args:?}: {e:?} lacks {needle:?}");
+    }
+    let too_wide = format!(
+        "type octile\nheight 1\nwidth 100000\nmap\n{}\n",
+        ".".repeat(100)
+    );
+    assert!(Grid::parse_movingai(&too_wide)
+        .unwrap_err()
+        .to_string()
+        .contains("too large"));
+    let rows_mismatch = "type octile\nheight 3\nwidth 2\nmap\n..\n..\n";
+    assert!(Grid::parse_movingai(rows_mismatch)
+        .unwrap_err()
+        .to_string()
+        .contains("header says 3 rows"));
+    let width_mismatch = "type octile\nheight 2\nwidth 3\nmap\n..\n..\n";
+    assert!(Grid::parse_movingai(width_mismatch)
+        .unwrap_err()
+        .to_string()
+        .contains("ragged"));
+    let bad_header = "type octile\nheight x\nwidth 3\nmap\n";
+    assert!(Grid::parse_movingai(bad_header)
+        .unwrap_err()
+        .to_string()
+        .contains("bad height"));
+    assert!(Grid::parse_movingai("").is_err());
+    let huge = vec!["."; 9000];
+    assert!(Grid::parse_text(huge.iter().copied())
+        .unwrap_err()
+        .to_string()
+        .contains("too large"));
+    let e = command(&["inline", &vec!["."; 9000].join("/")]).expect_err("too large");
+    assert!(e.contains("too large"), "{e}");
+}
+
+#[test]
+fn path_in_the_protocol_loop_and_cli() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(["path", "inline", "S.+/..G", "energy", "2"])
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("cost 3"));
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(["path", "inline", "S.x"])
+        .output()
+        .expect("run");
+    assert_eq!(bad.status.code(), Some(2));
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .as_mut()
+        .expect("stdin")
+        .write_all(b"path inline S..G\npath inline S.x\nisready\nquit\n")
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("cost 3\n"), "{text}");
+    assert!(
+        text.contains("info string path: unknown character"),
+        "{text}"
+    );
+    assert!(text.contains("readyok"), "{text}");
+}
