@@ -18,5 +18,10 @@ base=$1
 shift
 cargo build --release --quiet
 bin=target/release/chariot
+# The default time control applies only when no other limit is given.
+limit=(--tc 2+0.02)
+for a in "$@"; do
+  case "$a" in --depth|--nodes|--movetime|--tc) limit=() ;; esac
+done
 exec "$bin" match --engine1 "$bin" --engine2 "$base" --name1 candidate --name2 base \
-  --tc 2+0.02 --concurrency 2 --games 4000 --sprt 0,10,0.05,0.05 "$@"
+  "${limit[@]}" --concurrency 2 --games 4000 --sprt 0,10,0.05,0.05 "$@"

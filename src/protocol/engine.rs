@@ -110,6 +110,7 @@ impl Controller {
                 true
             }
             Event::Line(line) => {
+                log::debug!("received: {}", command::echo_text(&line));
                 if self.running.is_some() {
                     self.while_running(line)
                 } else {

@@ -469,7 +469,7 @@ pub fn run(args: &MatchArgs) -> i32 {
             t.draws,
             t.losses,
             t.score(),
-            elo,
+            elo + 0.0,
             err
         );
         if let Some(sp) = &sprt {
@@ -484,6 +484,7 @@ pub fn run(args: &MatchArgs) -> i32 {
     }
     let t = *tally.lock().unwrap_or_else(|p| p.into_inner());
     let (elo, err) = t.elo();
+    let elo = elo + 0.0; // no "-0.0"
     println!(
         "Score of {} vs {}: {} - {} - {} [{:.3}] {}",
         names.0,
