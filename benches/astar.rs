@@ -4,6 +4,7 @@
 
 use chariot::path::astar::{Heuristic, Moves, Prepared, Query, Solver};
 use chariot::path::grid::Grid;
+use chariot::path::jps::Jps;
 use chariot::path::scen::{self, Scenario};
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -106,6 +107,34 @@ fn bench(c: &mut Criterion) {
                 scens
                     .iter()
                     .map(|s| ours(&mut solver, &prepared, s))
+                    .sum::<f64>()
+            })
+        });
+        let mut jumper = Jps::new();
+        let q = |s: &Scenario| Query {
+            start: (s.start.0 as usize, s.start.1 as usize),
+            goal: (s.goal.0 as usize, s.goal.1 as usize),
+            moves: Moves::Eight,
+            heuristic: Heuristic::Octile,
+            energy: None,
+        };
+        for s in &scens {
+            let c = jumper
+                .solve(&prepared, &q(s))
+                .solution
+                .map_or(f64::NAN, |p| p.cost);
+            assert!(scen::matches(c, s.optimal), "{name} jps");
+        }
+        g.bench_function("chariot jps", |b| {
+            b.iter(|| {
+                scens
+                    .iter()
+                    .map(|s| {
+                        jumper
+                            .solve(&prepared, &q(s))
+                            .solution
+                            .map_or(0.0, |p| p.cost)
+                    })
                     .sum::<f64>()
             })
         });

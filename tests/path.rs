@@ -32,13 +32,28 @@ fn every_benchmark_scenario_has_its_optimal_length() {
     for (name, count) in MAPS {
         let path = data(&format!("{name}.map.scen"));
         assert!(path.exists(), "missing test data {}", path.display());
-        let s = scen::run(&path, None, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let s = scen::run(&path, None, false).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(s.scenarios, *count, "{name}");
         assert_eq!(s.solved, *count, "{name}: {:?}", s.notes);
         assert_eq!(s.mismatches, 0, "{name}: {:?}", s.notes);
         total += s.scenarios;
     }
     assert_eq!(total, 9185);
+}
+
+#[test]
+fn jump_point_search_keeps_every_optimal_length() {
+    for (name, count) in MAPS {
+        let path = data(&format!("{name}.map.scen"));
+        assert!(path.exists(), "missing test data {}", path.display());
+        let s = scen::run(&path, None, true).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            (s.solved, s.mismatches),
+            (*count, 0),
+            "{name}: {:?}",
+            s.notes
+        );
+    }
 }
 
 #[test]
@@ -226,6 +241,32 @@ proptest! {
                 prop_assert_eq!(f.path.last(), Some(&b));
             }
         }
+        let prepared = chariot::path::astar::Prepared::new(&g);
+        let mut jumper = chariot::path::jps::Jps::new();
+        for moves in [Moves::Eight, Moves::EightInt] {
+            let q = Query { start: a, goal: b, moves, heuristic: Heuristic::Octile, energy: None };
+            let j = jumper.solve(&prepared, &q).solution;
+            let d = solver.solve(&g, &Query { heuristic: Heuristic::Zero, ..q }).solution;
+            prop_assert_eq!(j.is_some(), d.is_some());
+            if let (Some(j), Some(d)) = (j, d) {
+                prop_assert!((j.cost - d.cost).abs() < 1e-9, "jps {} dijkstra {}", j.cost, d.cost);
+                let (st, dg) = moves.costs();
+                let mut c = 0.0;
+                for win in j.path.windows(2) {
+                    let (p, n) = (win[0], win[1]);
+                    let (dx, dy) = (n.0 as i64 - p.0 as i64, n.1 as i64 - p.1 as i64);
+                    prop_assert!(dx.abs() <= 1 && dy.abs() <= 1 && (dx, dy) != (0, 0));
+                    prop_assert!(g.passable(n.0 as i64, n.1 as i64));
+                    if dx != 0 && dy != 0 {
+                        prop_assert!(g.passable(p.0 as i64 + dx, p.1 as i64) && g.passable(p.0 as i64, p.1 as i64 + dy));
+                        c += dg;
+                    } else {
+                        c += st;
+                    }
+                }
+                prop_assert!((c - j.cost).abs() < 1e-9);
+            }
+        }
         for t in [1u32, 3, 6] {
             let q = Query { start: a, goal: b, moves: Moves::Four, heuristic: Heuristic::Manhattan, energy: Some(t) };
             let got = solver.solve(&g, &q).solution.map(|s| s.cost as usize);
@@ -281,6 +322,7 @@ fn bad_input_is_refused_with_a_reason() {
         (&["inline", "S../..G", "energy", "0"], "bad energy"),
         (&["inline", "S../..G", "from", "1"], "missing value"),
         (&["inline", "S../..G", "frobnicate"], "unknown word"),
+        (&["inline", "S../..G", "jps"], "jps needs moves 8"),
         (&["from", "0", "0"], "no map"),
         (&[], "usage"),
         (&["map", "/nonexistent/file.map"], "cannot read"),

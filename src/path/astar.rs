@@ -62,7 +62,7 @@ impl Heuristic {
     }
 
     #[inline(always)]
-    fn estimate(self, moves: Moves, dx: f64, dy: f64) -> f64 {
+    pub(crate) fn estimate(self, moves: Moves, dx: f64, dy: f64) -> f64 {
         let (s, d) = moves.costs();
         match self {
             Heuristic::Zero => 0.0,
@@ -118,14 +118,14 @@ pub struct Outcome {
 /// from rounding, are raised to it). Push and pop cost a few bit operations; equal keys leave in
 /// a fixed order, so runs are deterministic.
 #[derive(Default)]
-struct RadixHeap {
+pub(crate) struct RadixHeap {
     buckets: Vec<Vec<(u64, u32)>>,
     last: u64,
     len: usize,
 }
 
 impl RadixHeap {
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         if self.buckets.is_empty() {
             self.buckets = vec![Vec::new(); 65];
         }
@@ -140,7 +140,7 @@ impl RadixHeap {
     }
 
     #[inline(always)]
-    fn push(&mut self, key: u64, state: u32) {
+    pub(crate) fn push(&mut self, key: u64, state: u32) {
         let key = key.max(self.last);
         let b = self.bucket(key);
         self.buckets[b].push((key, state));
@@ -148,7 +148,7 @@ impl RadixHeap {
     }
 
     #[inline(always)]
-    fn pop(&mut self) -> Option<(u64, u32)> {
+    pub(crate) fn pop(&mut self) -> Option<(u64, u32)> {
         if self.len == 0 {
             return None;
         }
@@ -171,15 +171,15 @@ impl RadixHeap {
 /// first (the hair, at most 2e-6, is far below the smallest gap between distinct path costs on
 /// these maps). Non-negative floats order like their bits.
 #[inline(always)]
-fn key(f: f64, g: f64) -> u64 {
+pub(crate) fn key(f: f64, g: f64) -> u64 {
     (f - g * 1e-9).max(0.0).to_bits()
 }
 
 /// A grid prepared for search: a border of walls around it, so no neighbour needs a bounds
 /// check. Cell bytes: 0 wall, 1 free, 2 station.
 pub struct Prepared {
-    stride: usize,
-    cells: Vec<u8>,
+    pub(crate) stride: usize,
+    pub(crate) cells: Vec<u8>,
     width: usize,
     height: usize,
 }
@@ -207,7 +207,7 @@ impl Prepared {
     }
 
     #[inline(always)]
-    fn at(&self, x: usize, y: usize) -> usize {
+    pub(crate) fn at(&self, x: usize, y: usize) -> usize {
         (y + 1) * self.stride + x + 1
     }
 }

@@ -8,14 +8,15 @@
 //! Syntax (keywords case-insensitive):
 //! ```text
 //! path (map FILE | grid FILE | inline ROWS) [from X Y] [to X Y] [moves 4|8|8int]
-//!      [heuristic manhattan|octile|euclidean|zero] [energy T]
-//! path scen FILE.scen [--map FILE.map]
+//!      [heuristic manhattan|octile|euclidean|zero] [energy T] [jps]
+//! path scen FILE.scen [--map FILE.map] [--jps]
 //! ```
 //! `inline` rows are separated by `/`. Text grids mark start `S` and goal `G`; `from`/`to`
 //! override them (and are required for Moving AI maps).
 
 pub mod astar;
 pub mod grid;
+pub mod jps;
 pub mod scen;
 
 use astar::{Heuristic, Moves, Query, Solver, MAX_STATES};
@@ -40,6 +41,7 @@ pub fn command<S: AsRef<str>>(args: &[S]) -> Result<String, String> {
     let mut moves = Moves::Four;
     let mut heuristic = None;
     let mut energy = None;
+    let mut jps = false;
     let mut i = 0;
     let word = |i: usize| {
         words
@@ -110,6 +112,10 @@ pub fn command<S: AsRef<str>>(args: &[S]) -> Result<String, String> {
                 energy = Some(t);
                 i += 2;
             }
+            "jps" => {
+                jps = true;
+                i += 1;
+            }
             _ => return Err(format!("unknown word '{}'", clip(words[i]))),
         }
     }
@@ -140,8 +146,15 @@ pub fn command<S: AsRef<str>>(args: &[S]) -> Result<String, String> {
         heuristic,
         energy,
     };
+    if jps && (moves == Moves::Four || energy.is_some()) {
+        return Err("jps needs moves 8 or 8int and no energy budget".into());
+    }
     let t0 = Instant::now();
-    let out = Solver::new().solve(&grid, &q);
+    let out = if jps {
+        jps::Jps::new().solve(&astar::Prepared::new(&grid), &q)
+    } else {
+        Solver::new().solve(&grid, &q)
+    };
     let ms = t0.elapsed().as_secs_f64() * 1000.0;
     let mut text = String::new();
     match out.solution {
@@ -210,15 +223,26 @@ fn scenario_command(words: &[&str]) -> Result<String, String> {
     let file = words
         .first()
         .ok_or("usage: path scen FILE.scen [--map FILE.map]")?;
-    let map = match words.get(1).map(|w| w.to_ascii_lowercase()) {
-        None => None,
-        Some(w) if w == "--map" || w == "map" => Some(*words.get(2).ok_or("missing map file")?),
-        Some(_) => return Err(format!("unknown word '{}'", clip(words[1]))),
-    };
+    let mut map = None;
+    let mut jps = false;
+    let mut i = 1;
+    while i < words.len() {
+        match words[i].to_ascii_lowercase().as_str() {
+            "--map" | "map" => {
+                map = Some(*words.get(i + 1).ok_or("missing map file")?);
+                i += 2;
+            }
+            "--jps" | "jps" => {
+                jps = true;
+                i += 1;
+            }
+            _ => return Err(format!("unknown word '{}'", clip(words[i]))),
+        }
+    }
     let s = scen::run(
         std::path::Path::new(file),
         map.map(std::path::Path::new),
-        None,
+        jps,
     )?;
     let mut text = s.notes.join("\n");
     if !text.is_empty() {

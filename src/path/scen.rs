@@ -2,6 +2,7 @@
 
 use super::astar::{Heuristic, Moves, Prepared, Query, Solver};
 use super::grid::Grid;
+use super::jps::Jps;
 use std::path::Path;
 use std::time::Instant;
 
@@ -74,12 +75,8 @@ pub fn matches(cost: f64, optimal: f64) -> bool {
 }
 
 /// Solves every scenario of `scen_path` on its map (`map_path`, or the file named in the
-/// scenarios, looked up beside the scenario file).
-pub fn run(
-    scen_path: &Path,
-    map_path: Option<&Path>,
-    jps_like: Option<Heuristic>,
-) -> Result<Summary, String> {
+/// scenarios, looked up beside the scenario file), with A* or, if `jps`, jump point search.
+pub fn run(scen_path: &Path, map_path: Option<&Path>, jps: bool) -> Result<Summary, String> {
     let text = std::fs::read_to_string(scen_path)
         .map_err(|e| format!("cannot read {}: {e}", scen_path.display()))?;
     let scenarios = parse(&text)?;
@@ -97,6 +94,7 @@ pub fn run(
         .map_err(|e| format!("cannot read map {}: {e}", map_file.display()))?;
     let grid = Grid::parse_movingai(&map_text).map_err(|e| e.to_string())?;
     let mut solver = Solver::new();
+    let mut jumper = Jps::new();
     let prepared = Prepared::new(&grid);
     let mut sum = Summary {
         scenarios: scenarios.len(),
@@ -110,16 +108,18 @@ pub fn run(
         let b = grid
             .check_point("goal", s.goal.0, s.goal.1)
             .map_err(|e| format!("scenario {}: {e}", i + 1))?;
-        let out = solver.solve_prepared(
-            &prepared,
-            &Query {
-                start: a,
-                goal: b,
-                moves: Moves::Eight,
-                heuristic: jps_like.unwrap_or(Heuristic::Octile),
-                energy: None,
-            },
-        );
+        let q = Query {
+            start: a,
+            goal: b,
+            moves: Moves::Eight,
+            heuristic: Heuristic::Octile,
+            energy: None,
+        };
+        let out = if jps {
+            jumper.solve(&prepared, &q)
+        } else {
+            solver.solve_prepared(&prepared, &q)
+        };
         sum.expanded += out.expanded;
         match out.solution {
             Some(sol) => {
