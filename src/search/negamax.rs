@@ -82,8 +82,10 @@ impl Searcher {
         }
     }
 
-    /// The rule verdict for the node at `ply`, if a repetition ends it.
-    fn repetition(&self, ply: usize) -> Option<i32> {
+    /// The rule verdict for the node at `ply`, if a repetition ends it; `Err(())` when the
+    /// position occurred before in the window without a verdict yet (its hash entry may come
+    /// from a path without that history, so it must not cut the search short).
+    fn repetition(&self, ply: usize) -> Result<Option<i32>, ()> {
         let idx = self.root + ply;
         let here = &self.stack[idx];
         let window = (here.window as usize).min(idx);
@@ -95,17 +97,21 @@ impl Searcher {
                     // Side to move in check at each of its turns: the opponent checked throughout.
                     let they = (0..i).step_by(2).all(|j| self.stack[idx - j].in_check);
                     let we = (1..i).step_by(2).all(|j| self.stack[idx - j].in_check);
-                    return Some(match (they, we) {
+                    return Ok(Some(match (they, we) {
                         (true, false) => ban_win(ply as i32),
                         (false, true) => ban_loss(ply as i32),
                         _ => DRAW,
-                    });
+                    }));
                 }
                 seen = true;
             }
             i += 2;
         }
-        None
+        if seen {
+            Err(())
+        } else {
+            Ok(None)
+        }
     }
 
     #[inline]
@@ -149,9 +155,11 @@ impl Searcher {
                 mated_in(ply as i32)
             };
         }
-        if let Some(v) = self.repetition(ply) {
-            return v;
-        }
+        let repeated = match self.repetition(ply) {
+            Ok(Some(v)) => return v,
+            Ok(None) => false,
+            Err(()) => true,
+        };
         if bare(pos) {
             return DRAW;
         }
@@ -169,7 +177,7 @@ impl Searcher {
         let hit = self.tt.probe(key);
         let tt_move = hit.and_then(|h| h.mv);
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth && h.bound != Bound::None {
+            if !pv_node && !repeated && h.depth >= depth && h.bound != Bound::None {
                 let s = from_tt(h.score, ply as i32, rule60);
                 let cut = match h.bound {
                     Bound::Exact => true,
