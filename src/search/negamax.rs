@@ -9,7 +9,7 @@ use super::score::{
     ban_loss, ban_win, from_tt, is_decisive, mate_in, mated_in, to_tt, DRAW, INFINITE, MATE,
     MAX_PLY,
 };
-use super::tt::Bound;
+use super::tt::{Bound, Hit};
 use super::Searcher;
 use crate::board::{Move, PieceKind, Position};
 use crate::eval::{evaluate, VALUES};
@@ -34,6 +34,18 @@ fn lmr(depth: i32, n: usize) -> i32 {
     let d = depth.clamp(1, 63) as f64;
     let m = n.clamp(1, 63) as f64;
     (0.7 + d.ln() * m.ln() / 2.3) as i32
+}
+
+/// The stored score if its bound settles the window (alpha, beta) at this node.
+fn tt_cutoff(h: &Hit, alpha: i32, beta: i32, ply: usize, pos: &Position) -> Option<i32> {
+    let s = from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
+    let cut = match h.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+        Bound::None => false,
+    };
+    cut.then_some(s)
 }
 
 fn has_pieces(pos: &Position) -> bool {
@@ -173,19 +185,11 @@ impl Searcher {
             return alpha;
         }
         let key = pos.key();
-        let rule60 = pos.halfmove_clock() as i32;
         let hit = self.tt.probe(key);
         let tt_move = hit.and_then(|h| h.mv);
         if let Some(h) = hit {
-            if !pv_node && !repeated && h.depth >= depth && h.bound != Bound::None {
-                let s = from_tt(h.score, ply as i32, rule60);
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
+            if !pv_node && !repeated && h.depth >= depth {
+                if let Some(s) = tt_cutoff(&h, alpha, beta, ply, pos) {
                     return s;
                 }
             }
@@ -372,15 +376,8 @@ impl Searcher {
         let key = pos.key();
         let hit = self.tt.probe(key);
         if let Some(h) = hit {
-            if h.bound != Bound::None && beta - alpha == 1 {
-                let s = from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
+            if beta - alpha == 1 {
+                if let Some(s) = tt_cutoff(&h, alpha, beta, ply, pos) {
                     return s;
                 }
             }
