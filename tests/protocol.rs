@@ -215,6 +215,15 @@ fn ucci_handshake_mate_scores_and_bye() {
         "banned {m}"
     );
     assert_legal(None, &[], &m);
+    e.send("probe startpos");
+    let p = e.until(5.0, |l| l.starts_with("pophash"));
+    let p = p.last().expect("pophash");
+    assert!(
+        p.starts_with("pophash bestmove ") && p.contains("bound"),
+        "{p}"
+    );
+    e.send("probe fen 4k4/9/9/9/9/9/9/9/9/4K4 w");
+    assert!(e.ready()[0].starts_with("info string invalid probe"));
     e.send("quit");
     assert_eq!(e.until(2.0, |l| l == "bye"), vec!["bye"]);
     assert!(e.close_and_wait(2.0).success());

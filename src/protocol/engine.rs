@@ -152,6 +152,8 @@ impl Controller {
             Ok(Command::Quit) => return self.quit(),
             Ok(Command::Nothing) => {}
             Ok(Command::Path(args)) => self.path(&args),
+            // The table is with the search thread: answer without its data.
+            Ok(Command::Probe(_)) => self.out.line("pophash"),
             _ => {
                 if r.infinite || r.control.pondering() {
                     r.control.stop();
@@ -273,7 +275,13 @@ impl Controller {
                     .collect();
             }
             Command::Probe(spec) => match build_game(&spec) {
-                Ok(_) => self.out.line("pophash"),
+                Ok(g) => {
+                    let line = self
+                        .searcher
+                        .as_ref()
+                        .map_or_else(|| "pophash".to_string(), |s| pophash(s, g.position()));
+                    self.out.line(&line);
+                }
                 Err(e) => self.out.info_string(&format!("invalid probe: {e}")),
             },
             Command::Display => self.display(),
@@ -529,6 +537,25 @@ impl Controller {
             },
         }
     }
+}
+
+/// UCCI `pophash` for `pos`: the hash move and the stored bound, if any.
+fn pophash(s: &Searcher, pos: &Position) -> String {
+    use crate::search::tt::Bound as TtBound;
+    let mut line = String::from("pophash");
+    if let Some((mv, score, depth, bound)) = s.probe(pos) {
+        if let Some(m) = mv {
+            line.push_str(&format!(" bestmove {m}"));
+        }
+        let v = crate::search::score::ucci(crate::search::score::from_tt(score, 0, 0));
+        if matches!(bound, TtBound::Lower | TtBound::Exact) {
+            line.push_str(&format!(" lowerbound {v} depth {depth}"));
+        }
+        if matches!(bound, TtBound::Upper | TtBound::Exact) {
+            line.push_str(&format!(" upperbound {v} depth {depth}"));
+        }
+    }
+    line
 }
 
 /// Builds a game from a position spec, all or nothing.
