@@ -4,9 +4,13 @@ use chariot::board::rules::{Outcome, Reason};
 use chariot::board::{Color, Game, Position};
 use chariot::tools::matchrunner::pgn;
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// A fresh temporary path (unique per call: tests run in parallel).
 fn temp(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("chariot-test-{}-{name}", std::process::id()))
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::SeqCst);
+    std::env::temp_dir().join(format!("chariot-test-{}-{n}-{name}", std::process::id()))
 }
 
 fn run_match(args: &[&str]) -> (String, String) {
@@ -41,6 +45,7 @@ fn short_self_play_match_and_pgn_round_trip() {
     ]);
     assert!(stdout.contains("W/D/L: "), "{stdout}");
     assert!(stdout.contains("Elo difference: "), "{stdout}");
+    assert!(stdout.starts_with("Score of "), "{stdout}");
     assert_eq!(stderr.lines().filter(|l| l.starts_with("game ")).count(), 4);
     let text = std::fs::read_to_string(&path).expect("pgn written");
     let _ = std::fs::remove_file(&path);
@@ -49,6 +54,16 @@ fn short_self_play_match_and_pgn_round_trip() {
     for g in &games {
         let result = g.tag("Result").expect("result tag");
         assert_eq!(result, g.result);
+        let round: usize = g.tag("Round").and_then(|r| r.parse().ok()).expect("round");
+        // Even rounds swap colours: the same two names, reversed.
+        assert!(g.red().is_some() && g.tag("Black").is_some());
+        // Games from the built-in openings carry the opening moves from the start position.
+        let openings = chariot::tools::matchrunner::parse_openings(
+            chariot::tools::matchrunner::DEFAULT_OPENINGS,
+        )
+        .expect("openings");
+        let opening = &openings[(round - 1) / 2];
+        assert_eq!(&g.game.moves()[..opening.moves.len()], &opening.moves[..]);
         // Every game ended by rule or position here; the referee agrees on replay.
         let outcome = g.game.outcome(400).expect("game over on replay");
         let expected = match outcome {
@@ -75,11 +90,12 @@ fn misbehaving(engine: &str, reason: &str, extra: &[&str]) {
         f.as_str(),
         "--games",
         "2",
-        "--depth",
-        "1",
         "--pgn",
         path.to_str().expect("utf-8 path"),
     ];
+    if !extra.contains(&"--tc") {
+        args.extend_from_slice(&["--depth", "1"]);
+    }
     args.extend_from_slice(extra);
     let (stdout, _) = run_match(&args);
     assert!(stdout.contains("W/D/L: 2/0/0"), "{engine}: {stdout}");
@@ -112,8 +128,153 @@ fn hang_loses() {
 }
 
 #[test]
+fn hang_on_the_clock_loses_on_time() {
+    misbehaving("hang", "lost on time", &["--tc", "0.3+0"]);
+}
+
+#[test]
 fn wrong_dialect_loses() {
     misbehaving("wrong_dialect", "no handshake", &["--handshake", "300"]);
+}
+
+fn openings_file(name: &str, text: &str) -> std::path::PathBuf {
+    let path = temp(name);
+    std::fs::write(&path, text).expect("write openings");
+    path
+}
+
+const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+#[test]
+fn crashed_engine_is_restarted_for_the_next_game() {
+    let openings = openings_file("flaky.txt", &format!("{START}\n"));
+    let o = openings.to_str().expect("utf-8 path").to_string();
+    let path = temp("flaky.pgn");
+    let f = fake("flaky");
+    let (stdout, _) = run_match(&[
+        "--engine2",
+        &f,
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--openings",
+        &o,
+        "--pgn",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    let _ = std::fs::remove_file(&openings);
+    assert!(stdout.contains("W/D/L: 2/0/0"), "{stdout}");
+    let text = std::fs::read_to_string(&path).expect("pgn written");
+    let _ = std::fs::remove_file(&path);
+    let games = pgn::read(&text).expect("pgn parses");
+    assert_eq!(games.len(), 2);
+    for g in games {
+        // The fake moves once per process: in both games it moved, then crashed.
+        let moves: Vec<String> = g.game.moves().iter().map(|m| m.to_string()).collect();
+        assert!(
+            moves.contains(&"a3a4".to_string()) || moves.contains(&"a6a5".to_string()),
+            "{moves:?}"
+        );
+        assert!(g.tag("Termination").unwrap_or_default().contains("crashed"));
+    }
+}
+
+#[test]
+fn ucci_engines_are_detected_and_repetition_draws() {
+    let openings = openings_file("shuttle.txt", &format!("{START}\n"));
+    let o = openings.to_str().expect("utf-8 path").to_string();
+    let path = temp("shuttle.pgn");
+    let f = fake("ucci_shuttle");
+    // Engine 2 ignores `isready`: the runner must notice at start-up and not wait for it.
+    let f2 = format!("{f} --no-isready");
+    let (stdout, stderr) = run_match(&[
+        "--engine1",
+        &f,
+        "--engine2",
+        &f2,
+        "--games",
+        "2",
+        "--tc",
+        "5+0.05",
+        "--handshake",
+        "300",
+        "--openings",
+        &o,
+        "--pgn",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    let _ = std::fs::remove_file(&openings);
+    assert!(stdout.contains("W/D/L: 0/2/0"), "{stdout}\n{stderr}");
+    assert!(stderr.contains("(ucci,"), "{stderr}");
+    let text = std::fs::read_to_string(&path).expect("pgn written");
+    let _ = std::fs::remove_file(&path);
+    let games = pgn::read(&text).expect("pgn parses");
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g.result, "1/2-1/2");
+        assert_eq!(g.tag("Termination"), Some("threefold repetition"));
+        assert_eq!(g.tag("TimeControl"), Some("5+0.05"));
+        assert_eq!(g.game.moves().len(), 8);
+        assert_eq!(g.tag("FEN"), None, "the start position needs no FEN tag");
+    }
+}
+
+#[test]
+fn no_move_is_a_draw_claim_only_after_a_hundred_quiet_plies() {
+    let f = fake("claimer");
+    for (halfmove, want, reason) in [
+        (
+            110,
+            "W/D/L: 0/1/0",
+            "red claimed a draw (110 plies without capture)",
+        ),
+        (20, "W/D/L: 0/0/1", "red gave no move"),
+    ] {
+        let fen = START.replace(" 0 1", &format!(" {halfmove} 60"));
+        let openings = openings_file(&format!("claim{halfmove}.txt"), &format!("{fen}\n"));
+        let path = temp(&format!("claim{halfmove}.pgn"));
+        let (stdout, _) = run_match(&[
+            "--engine1",
+            &f,
+            "--games",
+            "1",
+            "--depth",
+            "1",
+            "--openings",
+            openings.to_str().expect("utf-8 path"),
+            "--pgn",
+            path.to_str().expect("utf-8 path"),
+        ]);
+        let _ = std::fs::remove_file(&openings);
+        assert!(stdout.contains(want), "{halfmove}: {stdout}");
+        let text = std::fs::read_to_string(&path).expect("pgn written");
+        let _ = std::fs::remove_file(&path);
+        let games = pgn::read(&text).expect("pgn parses");
+        assert_eq!(games[0].tag("Termination"), Some(reason));
+        assert_eq!(games[0].tag("FEN"), Some(fen.as_str()));
+    }
+}
+
+#[test]
+fn bad_engine_command_is_an_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args([
+            "match",
+            "--engine2",
+            "./no-such-engine-here",
+            "--games",
+            "1",
+        ])
+        .output()
+        .expect("run chariot match");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("engine 2"));
+    let out = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(["match", "--depth", "2", "--tc", "1+0"])
+        .output()
+        .expect("run chariot match");
+    assert_eq!(out.status.code(), Some(2));
 }
 
 fn game(fen: &str, moves: &[&str]) -> Game {

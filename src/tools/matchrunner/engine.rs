@@ -1,6 +1,10 @@
 //! An engine process seen from the match runner: spawning, the handshake (detecting UCI or
-//! UCCI), options, `position`/`go` in the engine's dialect, and reading its answer with a time
-//! limit. A crashed or hung engine is reported, killed and replaced by the caller.
+//! UCCI), options, `position`/`isready`/`go` in the engine's dialect, and reading its answer
+//! with a deadline.
+//!
+//! The invariant that matters: every wait is bounded. A line reader thread per process feeds a
+//! channel, and each wait has a deadline; an engine that misses one is reported (`Timeout`) and
+//! the caller kills it (`Engine` is killed on drop) and starts a fresh one for the next game.
 
 use crate::board::{Color, Move};
 use std::io::{BufRead, BufReader, Write};
@@ -11,38 +15,49 @@ use std::time::{Duration, Instant};
 /// Which protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
-    /// UCI.
+    /// UCI (as Pikafish): `uci`/`uciok`, `go wtime … btime …`.
     Uci,
-    /// UCCI.
+    /// UCCI (as ElephantEye): `ucci`/`ucciok`, `go time … increment …`.
     Ucci,
+}
+
+impl std::fmt::Display for Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Dialect::Uci => "uci",
+            Dialect::Ucci => "ucci",
+        })
+    }
 }
 
 /// How to start an engine.
 #[derive(Clone, Debug)]
 pub struct EngineSpec {
-    /// Command line (split on white space; the first word is the program).
+    /// Command line: the program and its arguments (split like a shell would, quotes allowed).
     pub command: String,
     /// Working directory.
     pub dir: Option<String>,
-    /// Dialect, or `None` to detect it (UCI tried first).
+    /// Dialect, or `None` to detect it (UCI tried first, then UCCI in a fresh process).
     pub dialect: Option<Dialect>,
-    /// Options to set after the handshake, as (name, value).
+    /// Options to set after the handshake, as (name, value); an empty value sets a button.
     pub options: Vec<(String, String)>,
-    /// Display name (else the engine's `id name`).
+    /// Display name (else the engine's `id name`, else the command).
     pub name: Option<String>,
 }
 
 /// What can go wrong with an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineError {
-    /// The process could not be started.
+    /// The process could not be started (bad command or directory).
     Spawn(String),
-    /// No `uciok`/`ucciok`.
+    /// No `uciok`/`ucciok` in time in any dialect tried.
     Handshake,
     /// The process exited or closed its output.
     Crash,
-    /// No answer in time.
+    /// No answer before the deadline.
     Timeout,
+    /// No `readyok` to `isready` in time.
+    NotReady,
 }
 
 impl std::fmt::Display for EngineError {
@@ -52,12 +67,13 @@ impl std::fmt::Display for EngineError {
             EngineError::Handshake => write!(f, "no handshake (wrong dialect?)"),
             EngineError::Crash => write!(f, "crashed"),
             EngineError::Timeout => write!(f, "timed out"),
+            EngineError::NotReady => write!(f, "did not answer isready"),
         }
     }
 }
 
 /// A search request.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Go {
     /// Fixed depth.
     Depth(u32),
@@ -65,26 +81,92 @@ pub enum Go {
     Nodes(u64),
     /// Fixed time per move (ms).
     MoveTime(u64),
-    /// Clocks (ms): Red's and Black's time, increment, side to move.
+    /// Real clocks (ms).
     Clock {
         /// Red's clock.
         red: u64,
         /// Black's clock.
         black: u64,
-        /// Increment per move.
+        /// Increment per move (both sides).
         inc: u64,
+        /// Moves left to the next time control for the side to move, if the control has them.
+        movestogo: Option<u32>,
         /// Side to move.
         side: Color,
     },
 }
 
+impl Go {
+    /// The `go` line for `dialect`. UCCI has no `movetime`: `go time T movestogo 1` as UCCI
+    /// GUIs send it; UCCI clocks carry `increment` or `movestogo` (never both: with both,
+    /// `movestogo` is sent) plus the opponent's clock.
+    pub fn line(&self, dialect: Dialect) -> String {
+        match (*self, dialect) {
+            (Go::Depth(d), _) => format!("go depth {d}"),
+            (Go::Nodes(n), _) => format!("go nodes {n}"),
+            (Go::MoveTime(t), Dialect::Uci) => format!("go movetime {t}"),
+            (Go::MoveTime(t), Dialect::Ucci) => format!("go time {t} movestogo 1"),
+            (
+                Go::Clock {
+                    red,
+                    black,
+                    inc,
+                    movestogo,
+                    ..
+                },
+                Dialect::Uci,
+            ) => {
+                let mut s = format!("go wtime {red} btime {black} winc {inc} binc {inc}");
+                if let Some(m) = movestogo {
+                    s.push_str(&format!(" movestogo {m}"));
+                }
+                s
+            }
+            (
+                Go::Clock {
+                    red,
+                    black,
+                    inc,
+                    movestogo,
+                    side,
+                },
+                Dialect::Ucci,
+            ) => {
+                let (own, opp) = if side == Color::Red {
+                    (red, black)
+                } else {
+                    (black, red)
+                };
+                match movestogo {
+                    Some(m) => {
+                        format!("go time {own} movestogo {m} opptime {opp} oppmovestogo {m}")
+                    }
+                    None => {
+                        format!("go time {own} increment {inc} opptime {opp} oppincrement {inc}")
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The answer to `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
-    /// A move text as sent (not yet checked).
-    Move(String),
-    /// `nobestmove` or `bestmove (none)`.
+    /// A move text as sent (not yet checked), and whether the engine resigned with it (UCCI
+    /// `bestmove … resign`).
+    Move(String, bool),
+    /// `nobestmove`, `bestmove (none)` or `bestmove 0000`.
     NoMove,
+}
+
+/// What the engine said about its search, from its last `info` lines (for PGN comments).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Thought {
+    /// Last reported depth.
+    pub depth: Option<u32>,
+    /// Last reported score, as PGN comment text (`+0.35`, `-1.20`, `#3`, `#-2`).
+    pub score: Option<String>,
 }
 
 /// A running engine.
@@ -92,64 +174,98 @@ pub struct Engine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    readyok: bool,
     /// The dialect in use.
     pub dialect: Dialect,
     /// The engine's name.
     pub name: String,
 }
 
+/// Splits a command line into words: white space separates, single and double quotes group,
+/// a backslash escapes the next character (outside single quotes).
+pub fn split_command(s: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some('\''), '\'') | (Some('"'), '"') => quote = None,
+            (Some('"') | None, '\\') => {
+                if let Some(n) = chars.next() {
+                    word.push(n);
+                    in_word = true;
+                }
+            }
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err(format!("unbalanced quote in command '{s}'"));
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
 impl Engine {
-    /// Starts the engine and completes the handshake. When detecting, UCI is tried first and
-    /// the process is restarted before trying UCCI (some UCCI engines exit on `uci`).
-    pub fn start(spec: &EngineSpec, handshake_ms: u64) -> Result<Engine, EngineError> {
+    /// Starts the engine, completes the handshake (detecting the dialect unless the spec
+    /// fixes it), sets the options and waits until it is ready. `ms` bounds each wait.
+    pub fn start(spec: &EngineSpec, ms: u64) -> Result<Engine, EngineError> {
         let tries: &[Dialect] = match spec.dialect {
             Some(Dialect::Uci) => &[Dialect::Uci],
             Some(Dialect::Ucci) => &[Dialect::Ucci],
             None => &[Dialect::Uci, Dialect::Ucci],
         };
-        let mut last = EngineError::Handshake;
         for &d in tries {
+            // A fresh process per try: ElephantEye exits on `uci`, and the protocol fixes the
+            // dialect with the first handshake line.
             let mut e = Engine::spawn(spec)?;
-            match e.handshake(d, spec, handshake_ms) {
-                Ok(()) => {
-                    if e.dialect == Dialect::Ucci {
-                        e.send("setoption usemillisec true")?;
-                    }
-                    for (name, value) in &spec.options {
-                        let line = match e.dialect {
-                            Dialect::Uci => format!("setoption name {name} value {value}"),
-                            Dialect::Ucci => format!("setoption {name} {value}"),
-                        };
-                        e.send(line.trim_end())?;
-                    }
-                    e.sync(handshake_ms)?;
-                    return Ok(e);
-                }
-                Err(err) => last = err,
+            if e.handshake(d, spec, ms).is_ok() {
+                e.configure(spec, ms)?;
+                return Ok(e);
             }
         }
-        Err(match last {
-            EngineError::Spawn(s) => EngineError::Spawn(s),
-            _ => EngineError::Handshake,
-        })
+        Err(EngineError::Handshake)
     }
 
     fn spawn(spec: &EngineSpec) -> Result<Engine, EngineError> {
-        let mut words = spec.command.split_whitespace();
-        let program = words
-            .next()
+        let words = split_command(&spec.command).map_err(EngineError::Spawn)?;
+        let (program, args) = words
+            .split_first()
             .ok_or_else(|| EngineError::Spawn("empty command".into()))?;
         let mut cmd = Command::new(program);
-        cmd.args(words)
+        cmd.args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
         if let Some(d) = &spec.dir {
             cmd.current_dir(d);
         }
-        let mut child = cmd.spawn().map_err(|e| EngineError::Spawn(e.to_string()))?;
-        let stdin = child.stdin.take().ok_or(EngineError::Crash)?;
-        let stdout = child.stdout.take().ok_or(EngineError::Crash)?;
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| EngineError::Spawn(format!("{program}: {e}")))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(EngineError::Crash);
+        };
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
             let mut r = BufReader::new(stdout);
@@ -171,8 +287,9 @@ impl Engine {
             child,
             stdin,
             lines: rx,
+            readyok: false,
             dialect: Dialect::Uci,
-            name: spec.name.clone().unwrap_or_else(|| spec.command.clone()),
+            name: spec.name.clone().unwrap_or_else(|| program.clone()),
         })
     }
 
@@ -192,9 +309,35 @@ impl Engine {
         })?;
         self.dialect = d;
         if spec.name.is_none() {
-            if let Some(n) = id {
+            if let Some(n) = id.filter(|n| !n.is_empty()) {
                 self.name = n;
             }
+        }
+        Ok(())
+    }
+
+    /// Options, then one `isready`: an engine that answers `readyok` gets `isready` before
+    /// every `go` from then on; one that does not (some UCCI engines) is not waited for.
+    fn configure(&mut self, spec: &EngineSpec, ms: u64) -> Result<(), EngineError> {
+        if self.dialect == Dialect::Ucci {
+            // Milliseconds for `go time`; engines that always use them ignore it.
+            self.send("setoption usemillisec true")?;
+        }
+        for (name, value) in &spec.options {
+            let line = match (self.dialect, value.is_empty()) {
+                (Dialect::Uci, false) => format!("setoption name {name} value {value}"),
+                (Dialect::Uci, true) => format!("setoption name {name}"),
+                (Dialect::Ucci, false) => format!("setoption {name} {value}"),
+                (Dialect::Ucci, true) => format!("setoption {name}"),
+            };
+            self.send(&line)?;
+        }
+        self.send("isready")?;
+        let deadline = Instant::now() + Duration::from_millis(ms);
+        match self.wait_for(deadline, |l| l == "readyok") {
+            Ok(_) => self.readyok = true,
+            Err(EngineError::Timeout) if self.dialect == Dialect::Ucci => self.readyok = false,
+            Err(e) => return Err(e),
         }
         Ok(())
     }
@@ -225,33 +368,45 @@ impl Engine {
         }
     }
 
-    /// `isready` → `readyok` (UCI only; UCCI engines get no wait).
-    pub fn sync(&mut self, timeout_ms: u64) -> Result<(), EngineError> {
-        if self.dialect == Dialect::Uci {
+    /// `isready` → `readyok` within `ms`, for engines that answered it at start-up.
+    pub fn sync(&mut self, ms: u64) -> Result<(), EngineError> {
+        if self.readyok {
             self.send("isready")?;
-            let deadline = Instant::now() + Duration::from_millis(timeout_ms);
-            self.wait_for(deadline, |l| l == "readyok")?;
+            let deadline = Instant::now() + Duration::from_millis(ms);
+            self.wait_for(deadline, |l| l == "readyok")
+                .map_err(|e| match e {
+                    EngineError::Timeout => EngineError::NotReady,
+                    e => e,
+                })?;
         }
         Ok(())
     }
 
-    /// Tells the engine a new game starts.
-    pub fn new_game(&mut self) -> Result<(), EngineError> {
+    /// Tells the engine a new game starts (`ucinewgame` / `setoption newgame`) and syncs.
+    pub fn new_game(&mut self, ms: u64) -> Result<(), EngineError> {
         match self.dialect {
-            Dialect::Uci => self.send("ucinewgame"),
-            Dialect::Ucci => self.send("setoption newgame"),
+            Dialect::Uci => self.send("ucinewgame")?,
+            Dialect::Ucci => self.send("setoption newgame")?,
         }
+        self.sync(ms)
     }
 
-    /// Sends the position and `go`, and waits until `timeout` for the answer. Returns the answer
-    /// and the milliseconds it took.
+    /// Whether the process is still running.
+    pub fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Sends `position fen <fen> [moves …]`, syncs (`ms` bounds that wait), sends `go` and waits
+    /// until `timeout` after `go` for the answer. Returns the answer, what the engine last said
+    /// about its search, and the milliseconds from `go` to the answer.
     pub fn think(
         &mut self,
         fen: &str,
         moves: &[Move],
         go: Go,
+        ms: u64,
         timeout: Duration,
-    ) -> Result<(Answer, u64), EngineError> {
+    ) -> Result<(Answer, Thought, u64), EngineError> {
         let mut pos = format!("position fen {fen}");
         if !moves.is_empty() {
             pos.push_str(" moves");
@@ -261,53 +416,30 @@ impl Engine {
             }
         }
         self.send(&pos)?;
-        let go_line = match (go, self.dialect) {
-            (Go::Depth(d), _) => format!("go depth {d}"),
-            (Go::Nodes(n), _) => format!("go nodes {n}"),
-            (Go::MoveTime(t), Dialect::Uci) => format!("go movetime {t}"),
-            (Go::MoveTime(t), Dialect::Ucci) => format!("go time {t} movestogo 1"),
-            (
-                Go::Clock {
-                    red, black, inc, ..
-                },
-                Dialect::Uci,
-            ) => {
-                format!("go wtime {red} btime {black} winc {inc} binc {inc}")
-            }
-            (
-                Go::Clock {
-                    red,
-                    black,
-                    inc,
-                    side,
-                },
-                Dialect::Ucci,
-            ) => {
-                let (own, opp) = if side == Color::Red {
-                    (red, black)
-                } else {
-                    (black, red)
-                };
-                format!("go time {own} increment {inc} opptime {opp} oppincrement {inc}")
-            }
-        };
+        self.sync(ms)?;
+        let go_line = go.line(self.dialect);
+        let dialect = self.dialect;
         let start = Instant::now();
         self.send(&go_line)?;
+        let mut thought = Thought::default();
         let line = self.wait_for(start + timeout, |l| {
+            if l.starts_with("info ") {
+                note_info(l, dialect, &mut thought);
+            }
             l.starts_with("bestmove") || l.starts_with("nobestmove")
         })?;
         let ms = start.elapsed().as_millis() as u64;
-        let mut words = line.split_whitespace();
-        let answer = match (words.next(), words.next()) {
-            (Some("bestmove"), Some(m)) if m != "(none)" && m != "0000" => {
-                Answer::Move(m.to_string())
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let answer = match words.as_slice() {
+            ["bestmove", m, rest @ ..] if *m != "(none)" && *m != "0000" => {
+                Answer::Move(m.to_string(), rest.contains(&"resign"))
             }
             _ => Answer::NoMove,
         };
-        Ok((answer, ms))
+        Ok((answer, thought, ms))
     }
 
-    /// Asks the engine to quit, then makes sure it is gone.
+    /// Asks the engine to quit, then makes sure it is gone (killed after 300 ms).
     pub fn quit(mut self) {
         let _ = self.send("quit");
         let deadline = Instant::now() + Duration::from_millis(300);
@@ -317,8 +449,53 @@ impl Engine {
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        // Drop kills it.
+    }
+}
+
+/// Reads depth and score from an `info` line. UCI: `score cp N` / `score mate M`; UCCI: a bare
+/// `score N` with mates as ±(10000 − plies).
+fn note_info(line: &str, dialect: Dialect, t: &mut Thought) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 1;
+    while i < words.len() {
+        match words[i] {
+            "depth" => {
+                if let Some(d) = words.get(i + 1).and_then(|w| w.parse().ok()) {
+                    t.depth = Some(d);
+                }
+                i += 2;
+            }
+            "score" => {
+                let (kind, value) = match (dialect, words.get(i + 1), words.get(i + 2)) {
+                    (Dialect::Uci, Some(&k @ ("cp" | "mate")), Some(v)) => {
+                        i += 3;
+                        (k, v.parse::<i64>().ok())
+                    }
+                    (_, Some(v), _) => {
+                        i += 2;
+                        ("ucci", v.parse::<i64>().ok())
+                    }
+                    _ => {
+                        i += 1;
+                        ("", None)
+                    }
+                };
+                if let Some(v) = value {
+                    t.score = Some(match kind {
+                        "mate" => format!("#{v}"),
+                        "ucci" if v.abs() > 9900 && v.abs() <= 10000 => {
+                            // Plies to mate → moves, signed from the engine's side.
+                            let moves = (10000 - v.abs() + 1) / 2;
+                            format!("#{}", if v > 0 { moves } else { -moves })
+                        }
+                        _ => format!("{:+.2}", v as f64 / 100.0),
+                    });
+                }
+            }
+            "pv" | "string" => break,
+            _ => i += 1,
+        }
     }
 }
 
@@ -326,7 +503,82 @@ impl Drop for Engine {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
-            let _ = self.child.wait();
         }
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_words() {
+        assert_eq!(
+            split_command(r#"a 'b c' "d \"e\"" f\ g"#).unwrap(),
+            vec!["a", "b c", "d \"e\"", "f g"]
+        );
+        assert_eq!(split_command("  ").unwrap(), Vec::<String>::new());
+        assert!(split_command("a 'b").is_err());
+    }
+
+    #[test]
+    fn go_lines() {
+        let clock = Go::Clock {
+            red: 1000,
+            black: 2000,
+            inc: 10,
+            movestogo: None,
+            side: Color::Black,
+        };
+        assert_eq!(
+            clock.line(Dialect::Uci),
+            "go wtime 1000 btime 2000 winc 10 binc 10"
+        );
+        assert_eq!(
+            clock.line(Dialect::Ucci),
+            "go time 2000 increment 10 opptime 1000 oppincrement 10"
+        );
+        let mtg = Go::Clock {
+            red: 1000,
+            black: 2000,
+            inc: 10,
+            movestogo: Some(7),
+            side: Color::Red,
+        };
+        assert_eq!(
+            mtg.line(Dialect::Uci),
+            "go wtime 1000 btime 2000 winc 10 binc 10 movestogo 7"
+        );
+        assert_eq!(
+            mtg.line(Dialect::Ucci),
+            "go time 1000 movestogo 7 opptime 2000 oppmovestogo 7"
+        );
+        assert_eq!(
+            Go::MoveTime(50).line(Dialect::Ucci),
+            "go time 50 movestogo 1"
+        );
+        assert_eq!(Go::MoveTime(50).line(Dialect::Uci), "go movetime 50");
+        assert_eq!(Go::Nodes(9).line(Dialect::Ucci), "go nodes 9");
+    }
+
+    #[test]
+    fn info_lines() {
+        let mut t = Thought::default();
+        note_info(
+            "info depth 7 seldepth 9 score cp -35 nodes 5 pv h2e2",
+            Dialect::Uci,
+            &mut t,
+        );
+        assert_eq!(t.depth, Some(7));
+        assert_eq!(t.score.as_deref(), Some("-0.35"));
+        note_info("info depth 8 score mate -2 pv a0a1", Dialect::Uci, &mut t);
+        assert_eq!(t.score.as_deref(), Some("#-2"));
+        note_info("info depth 6 score 9997 pv a0a1", Dialect::Ucci, &mut t);
+        assert_eq!(t.score.as_deref(), Some("#2"));
+        note_info("info depth 6 score 12 pv a0a1", Dialect::Ucci, &mut t);
+        assert_eq!(t.score.as_deref(), Some("+0.12"));
+        note_info("info string score cp 99", Dialect::Uci, &mut t);
+        assert_eq!(t.score.as_deref(), Some("+0.12"));
     }
 }

@@ -1,75 +1,103 @@
-//! PGN out and in: tags, ICCS moves, result and termination reason.
+//! PGN out and in for match games: the seven standard tags (White = the Red engine), `FEN` and
+//! `SetUp` when the game does not start from the start position, `Termination` with the
+//! referee's reason, moves in ICCS coordinates (`h2e2`) with the engines' score, depth and time
+//! as comments.
+//!
+//! The reader replays every move through the crate's legality check, so a file that reads back
+//! is a file of legal games; it accepts the writer's output and the common variants (`Red` for
+//! `White`, `H2-E2` moves, move numbers glued to moves, comments, NAGs and variations skipped).
 
 use crate::board::{Color, Game, Move, Position, START_FEN};
 
 /// A finished game as recorded.
 #[derive(Clone, Debug)]
 pub struct Record {
-    /// Round number (1-based).
+    /// Round number (1-based game number in the match).
     pub round: usize,
-    /// Red's name.
+    /// Red's name (the `White` tag).
     pub red: String,
     /// Black's name.
     pub black: String,
     /// Start FEN.
     pub fen: String,
-    /// Moves played (opening moves included).
+    /// Moves played, opening moves included.
     pub moves: Vec<Move>,
+    /// One comment per move (`None` for opening moves).
+    pub comments: Vec<Option<String>>,
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
     /// Why the game ended.
     pub termination: String,
+    /// PGN `TimeControl` value, if the match ran on clocks.
+    pub time_control: Option<String>,
 }
 
-/// Writes one game as PGN text.
-pub fn write(r: &Record, date: &str) -> String {
+fn tag(s: &mut String, k: &str, v: &str) {
+    let v = v.replace('\\', "\\\\").replace('"', "\\\"");
+    s.push_str(&format!("[{k} \"{v}\"]\n"));
+}
+
+/// Writes one game as PGN text (ending with a blank line). `date` is `YYYY.MM.DD`.
+pub fn write(r: &Record, event: &str, date: &str) -> String {
     let mut s = String::new();
-    let tag = |s: &mut String, k: &str, v: &str| {
-        s.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
-    };
-    tag(&mut s, "Event", "chariot match");
-    tag(&mut s, "Site", "local");
+    tag(&mut s, "Event", event);
+    tag(&mut s, "Site", "?");
     tag(&mut s, "Date", date);
     tag(&mut s, "Round", &r.round.to_string());
-    tag(&mut s, "Red", &r.red);
+    tag(&mut s, "White", &r.red);
     tag(&mut s, "Black", &r.black);
     tag(&mut s, "Result", &r.result);
     if r.fen != START_FEN {
         tag(&mut s, "FEN", &r.fen);
         tag(&mut s, "SetUp", "1");
     }
+    if let Some(tc) = &r.time_control {
+        tag(&mut s, "TimeControl", tc);
+    }
     tag(&mut s, "Termination", &r.termination);
     tag(&mut s, "PlyCount", &r.moves.len().to_string());
     s.push('\n');
-    let black_first = r
+    let (black_first, first_number) = r
         .fen
         .parse::<Position>()
-        .map(|p| p.side_to_move() == Color::Black)
-        .unwrap_or(false);
-    let mut body = String::new();
+        .map(|p| {
+            (
+                p.side_to_move() == Color::Black,
+                usize::from(p.fullmove_number().max(1)),
+            )
+        })
+        .unwrap_or((false, 1));
+    let mut words: Vec<String> = Vec::new();
     for (i, m) in r.moves.iter().enumerate() {
         let ply = i + usize::from(black_first);
         if ply % 2 == 0 {
-            body.push_str(&format!("{}. ", ply / 2 + 1));
+            words.push(format!("{}.", first_number + ply / 2));
         } else if i == 0 {
-            body.push_str(&format!("{}... ", ply / 2 + 1));
+            words.push(format!("{}...", first_number + ply / 2));
         }
-        body.push_str(&m.to_string());
-        body.push(' ');
+        words.push(m.to_string());
+        if let Some(Some(c)) = r.comments.get(i) {
+            words.push(format!("{{{}}}", c.replace('}', ")")));
+        }
     }
-    body.push_str(&format!("{{{}}} {}", r.termination, r.result));
-    // Wrap at about 80 columns.
+    words.push(format!("{{{}}}", r.termination.replace('}', ")")));
+    words.push(r.result.clone());
+    // Wrap at 80 columns (a comment may be split over lines; readers join them).
     let mut line = String::new();
-    for word in body.split(' ') {
-        if line.len() + word.len() + 1 > 80 && !line.is_empty() {
-            s.push_str(line.trim_end());
-            s.push('\n');
-            line.clear();
+    for w in words {
+        for piece in w.split(' ') {
+            if !line.is_empty() && line.len() + piece.len() + 1 > 80 {
+                s.push_str(&line);
+                s.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(piece);
         }
-        line.push_str(word);
-        line.push(' ');
     }
-    s.push_str(line.trim_end());
+    s.push_str(&line);
     s.push_str("\n\n");
     s
 }
@@ -79,9 +107,9 @@ pub fn write(r: &Record, date: &str) -> String {
 pub struct Parsed {
     /// Tag pairs in order.
     pub tags: Vec<(String, String)>,
-    /// The game replayed (every move checked for legality).
+    /// The game replayed from its `FEN` tag (or the start), every move checked.
     pub game: Game,
-    /// The result token.
+    /// The result token at the end of the movetext (empty if none).
     pub result: String,
 }
 
@@ -93,51 +121,128 @@ impl Parsed {
             .find(|(key, _)| key == k)
             .map(|(_, v)| v.as_str())
     }
+
+    /// Red's name: the `White` tag, or `Red` as some Xiangqi programs write it.
+    pub fn red(&self) -> Option<&str> {
+        self.tag("White").or_else(|| self.tag("Red"))
+    }
 }
 
-/// Reads every game of a PGN text, replaying the moves.
+fn parse_tag(inner: &str) -> Option<(String, String)> {
+    let (k, v) = inner.split_once(char::is_whitespace)?;
+    let v = v.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::new();
+    let mut chars = v.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(n) = chars.next() {
+                out.push(n);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Some((k.to_string(), out))
+}
+
+/// Splits movetext into tokens, dropping comments (`{…}`, `;…`), variations and NAGs.
+fn tokens(movetext: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let (mut brace, mut paren, mut semicolon) = (false, 0usize, false);
+    let flush = |word: &mut String, out: &mut Vec<String>| {
+        if !word.is_empty() {
+            out.push(std::mem::take(word));
+        }
+    };
+    for c in movetext.chars() {
+        if semicolon {
+            semicolon = c != '\n';
+            continue;
+        }
+        if brace {
+            brace = c != '}';
+            continue;
+        }
+        match c {
+            '{' => {
+                flush(&mut word, &mut out);
+                brace = true;
+            }
+            ';' => {
+                flush(&mut word, &mut out);
+                semicolon = true;
+            }
+            '(' => {
+                flush(&mut word, &mut out);
+                paren += 1;
+            }
+            ')' => {
+                word.clear();
+                paren = paren.saturating_sub(1);
+            }
+            c if c.is_whitespace() => flush(&mut word, &mut out),
+            c if paren == 0 => word.push(c),
+            _ => {}
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+fn replay(tags: &[(String, String)], movetext: &str) -> Result<(Game, String), String> {
+    let round = tags
+        .iter()
+        .find(|(k, _)| k == "Round")
+        .map(|(_, v)| v.as_str())
+        .unwrap_or("?");
+    let fen = tags
+        .iter()
+        .find(|(k, _)| k == "FEN")
+        .map(|(_, v)| v.as_str())
+        .unwrap_or(START_FEN);
+    let start: Position = fen
+        .parse()
+        .map_err(|e| format!("round {round}: bad FEN tag: {e}"))?;
+    let mut game = Game::new(start);
+    let mut result = String::new();
+    for tok in tokens(movetext) {
+        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&tok.as_str()) {
+            result = tok;
+            continue;
+        }
+        if tok.starts_with('$') {
+            continue;
+        }
+        // Move numbers, alone (`12.`, `12...`) or glued to the move (`12.h2e2`).
+        let mv = tok.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if mv.is_empty() {
+            continue;
+        }
+        let text: String = mv
+            .trim_end_matches(['!', '?', '+', '#'])
+            .chars()
+            .filter(|&c| c != '-')
+            .collect();
+        let m = game
+            .position()
+            .parse_move(&text)
+            .map_err(|e| format!("round {round}, ply {}: {e}", game.moves().len() + 1))?;
+        game.play(m).map_err(|e| format!("round {round}: {e}"))?;
+    }
+    Ok((game, result))
+}
+
+/// Reads every game of a PGN text, replaying and checking the moves.
 pub fn read(text: &str) -> Result<Vec<Parsed>, String> {
     let mut out = Vec::new();
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut movetext = String::new();
-    let flush = |tags: &mut Vec<(String, String)>,
-                 movetext: &mut String,
-                 out: &mut Vec<Parsed>|
-     -> Result<(), String> {
-        if tags.is_empty() {
-            return Ok(());
+    let mut flush = |tags: &mut Vec<(String, String)>, movetext: &mut String| {
+        if tags.is_empty() && movetext.trim().is_empty() {
+            return Ok::<(), String>(());
         }
-        let fen = tags
-            .iter()
-            .find(|(k, _)| k == "FEN")
-            .map(|(_, v)| v.clone())
-            .unwrap_or_else(|| START_FEN.to_string());
-        let start: Position = fen.parse().map_err(|e| format!("bad FEN tag: {e}"))?;
-        let mut game = Game::new(start);
-        let mut result = String::new();
-        let mut in_comment = false;
-        for tok in movetext.split_whitespace() {
-            if in_comment {
-                in_comment = !tok.ends_with('}');
-                continue;
-            }
-            if tok.starts_with('{') {
-                in_comment = !tok.ends_with('}');
-                continue;
-            }
-            if ["1-0", "0-1", "1/2-1/2", "*"].contains(&tok) {
-                result = tok.to_string();
-                continue;
-            }
-            if tok.ends_with('.') {
-                continue;
-            }
-            let m = game
-                .position()
-                .parse_move(tok)
-                .map_err(|e| format!("round {:?}: {e}", tags.iter().find(|(k, _)| k == "Round")))?;
-            game.play(m).map_err(|e| e.to_string())?;
-        }
+        let (game, result) = replay(tags, movetext)?;
         out.push(Parsed {
             tags: std::mem::take(tags),
             game,
@@ -147,19 +252,81 @@ pub fn read(text: &str) -> Result<Vec<Parsed>, String> {
         Ok(())
     };
     for line in text.lines() {
-        let line = line.trim();
-        if let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+        let trimmed = line.trim();
+        if trimmed.starts_with('%') {
+            continue;
+        }
+        if let Some(inner) = trimmed.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
             if !movetext.trim().is_empty() {
-                flush(&mut tags, &mut movetext, &mut out)?;
+                flush(&mut tags, &mut movetext)?;
             }
-            if let Some((k, v)) = inner.split_once(' ') {
-                tags.push((k.to_string(), v.trim().trim_matches('"').to_string()));
+            if let Some(kv) = parse_tag(inner) {
+                tags.push(kv);
             }
         } else {
             movetext.push_str(line);
-            movetext.push(' ');
+            movetext.push('\n');
         }
     }
-    flush(&mut tags, &mut movetext, &mut out)?;
+    flush(&mut tags, &mut movetext)?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(fen: &str, moves: &[&str]) -> Record {
+        let g = Game::from_moves(fen.parse::<Position>().unwrap(), moves).unwrap();
+        Record {
+            round: 3,
+            red: "A \"quoted\" name".into(),
+            black: "B".into(),
+            fen: fen.into(),
+            moves: g.moves().to_vec(),
+            comments: (0..moves.len())
+                .map(|i| (i > 0).then(|| format!("+0.{i}/5 0.10s")))
+                .collect(),
+            result: "1/2-1/2".into(),
+            termination: "threefold repetition".into(),
+            time_control: Some("1+0.01".into()),
+        }
+    }
+
+    #[test]
+    fn round_trip() {
+        let cycle = ["h0g2", "h9g7", "g2h0", "g7h9"];
+        let moves: Vec<&str> = cycle.iter().cycle().take(40).copied().collect();
+        let mut text = write(&record(START_FEN, &moves), "test", "2026.01.01");
+        let fen = "4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 3 9";
+        text.push_str(&write(
+            &record(fen, &["e9f9", "d0d1"]),
+            "test",
+            "2026.01.01",
+        ));
+        assert!(text.lines().all(|l| l.len() <= 80), "{text}");
+        assert!(text.contains("[FEN \"4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 3 9\"]"));
+        assert!(text.contains("9... e9f9"), "{text}");
+        let games = read(&text).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].red(), Some("A \"quoted\" name"));
+        assert_eq!(games[0].game.moves().len(), 40);
+        assert_eq!(games[0].result, "1/2-1/2");
+        assert_eq!(games[0].tag("Termination"), Some("threefold repetition"));
+        assert_eq!(games[1].game.moves().len(), 2);
+        assert_eq!(games[1].game.position().side_to_move(), Color::Black);
+    }
+
+    #[test]
+    fn reader_variants_and_errors() {
+        let text =
+            "[Event \"x\"]\n[Red \"R\"]\n\n1.H2-E2 {c} H9-G7 (1... h7e7) $1 2. h0g2 ; eol\n*\n";
+        let g = read(text).unwrap();
+        assert_eq!(g[0].red(), Some("R"));
+        assert_eq!(g[0].game.moves().len(), 3);
+        assert_eq!(g[0].result, "*");
+        let bad = "[Round \"7\"]\n\n1. h2e2 h2e2 1-0\n";
+        assert!(read(bad).unwrap_err().contains("round 7, ply 2"));
+        assert!(read("[FEN \"nonsense\"]\n\n*\n").is_err());
+    }
 }

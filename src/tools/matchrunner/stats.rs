@@ -1,9 +1,13 @@
-//! Match statistics: score, Elo difference with a 95% interval, and the SPRT.
+//! Match statistics: score, Elo difference with a 95% interval, likelihood of superiority, and
+//! the SPRT.
 //!
-//! Elo comes from the score fraction with the logistic model; its interval from the normal
-//! approximation of the per-game (trinomial) variance. The SPRT is the generalised SPRT with the
-//! normal approximation used by fishtest and cutechess: `LLR ≈ N (s1 − s0)(2s̄ − s0 − s1) / 2σ²`,
-//! where s0, s1 are the expected scores under elo0 and elo1.
+//! Elo comes from the score fraction with the logistic model (`s = 1 / (1 + 10^(−elo/400))`);
+//! its interval maps the normal 95% interval of the mean score (per-game trinomial variance)
+//! through the same model, as cutechess does. The SPRT is the generalised SPRT with the normal
+//! approximation of fishtest's trinomial test: `LLR ≈ N (s1 − s0)(2s̄ − s0 − s1) / 2σ²`, where
+//! s0, s1 are the expected scores under elo0 and elo1 (logistic Elo) and σ² the per-game
+//! variance; bounds `ln(β/(1−α))` and `ln((1−β)/α)`. With no wins or no losses the Elo is
+//! infinite and shown as `inf`.
 
 /// Wins, draws and losses from the first engine's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -43,8 +47,39 @@ fn expected_score(elo: f64) -> f64 {
 }
 
 fn elo_of(score: f64) -> f64 {
-    let s = score.clamp(1e-6, 1.0 - 1e-6);
-    -400.0 * (1.0 / s - 1.0).log10()
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+/// The error function (Abramowitz and Stegun 7.1.26, |error| < 1.5e-7).
+fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let y = 1.0 - poly * (-x * x).exp();
+    if x < 0.0 {
+        -y
+    } else {
+        y
+    }
+}
+
+/// Formats an Elo value: one decimal, `inf`/`-inf` when unbounded, never `-0.0`.
+pub fn fmt_elo(v: f64) -> String {
+    if v.is_nan() {
+        "nan".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "inf" } else { "-inf" }.into()
+    } else {
+        format!("{:.1}", v + 0.0)
+    }
 }
 
 impl Tally {
@@ -74,7 +109,7 @@ impl Tally {
             / n
     }
 
-    /// Elo difference and the half-width of its 95% interval.
+    /// Elo difference and the half-width of its 95% interval (infinite when unbounded).
     pub fn elo(&self) -> (f64, f64) {
         let n = self.games() as f64;
         if n == 0.0 {
@@ -84,18 +119,50 @@ impl Tally {
         let se = (self.variance() / n).sqrt();
         let lo = elo_of(s - 1.959964 * se);
         let hi = elo_of(s + 1.959964 * se);
-        (elo_of(s), (hi - lo) / 2.0)
+        let err = if lo.is_finite() && hi.is_finite() {
+            (hi - lo) / 2.0
+        } else {
+            f64::INFINITY
+        };
+        (elo_of(s), err)
     }
 
-    /// Log-likelihood ratio of H1 against H0.
+    /// Likelihood of superiority of the first engine, in [0, 1] (draws ignored).
+    pub fn los(&self) -> f64 {
+        let decisive = f64::from(self.wins + self.losses);
+        if decisive == 0.0 {
+            return 0.5;
+        }
+        0.5 * (1.0 + erf((f64::from(self.wins) - f64::from(self.losses)) / (2.0 * decisive).sqrt()))
+    }
+
+    /// Fraction of drawn games.
+    pub fn draw_ratio(&self) -> f64 {
+        match self.games() {
+            0 => 0.0,
+            n => f64::from(self.draws) / f64::from(n),
+        }
+    }
+
+    /// Log-likelihood ratio of H1 against H0 (0 with no games). Each outcome count gets a
+    /// pseudo-count of 0.001 so that one-sided results (all wins, all draws) still have a
+    /// variance and the test can decide, as fishtest regularises.
     pub fn llr(&self, sprt: &Sprt) -> f64 {
         let n = self.games() as f64;
-        let var = self.variance();
-        if n == 0.0 || var <= 0.0 {
+        if n == 0.0 {
             return 0.0;
         }
+        const EPS: f64 = 1e-3;
+        let (w, d, l) = (
+            f64::from(self.wins) + EPS,
+            f64::from(self.draws) + EPS,
+            f64::from(self.losses) + EPS,
+        );
+        let m = w + d + l;
+        let s = (w + 0.5 * d) / m;
+        let var = (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / m;
         let (s0, s1) = (expected_score(sprt.elo0), expected_score(sprt.elo1));
-        n * (s1 - s0) * (2.0 * self.score() - s0 - s1) / (2.0 * var)
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
 
     /// The SPRT decision, if the LLR left its bounds.
@@ -169,6 +236,31 @@ mod tests {
             losses: 10,
         };
         assert!(even.elo().0.abs() < 1e-9);
+        assert!((even.los() - 0.5).abs() < 1e-9);
+        assert!((even.draw_ratio() - 1.0 / 3.0).abs() < 1e-9);
+        let sweep = Tally {
+            wins: 3,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(fmt_elo(sweep.elo().0), "inf");
+        assert_eq!(fmt_elo(sweep.elo().1), "inf");
+        assert_eq!(fmt_elo(-0.0), "0.0");
+        assert!(sweep.los() > 0.95 && sweep.los() < 0.97, "{}", sweep.los());
+        let sprt = Sprt::parse("0,10").unwrap();
+        let all_wins = Tally {
+            wins: 40,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(all_wins.decide(&sprt), Some(Decision::H1));
+        let all_draws = Tally {
+            wins: 0,
+            draws: 400,
+            losses: 0,
+        };
+        assert_eq!(all_draws.decide(&sprt), Some(Decision::H0));
+        assert!((erf(1.0) - 0.842_700_79).abs() < 1e-6);
         let good = Tally {
             wins: 60,
             draws: 20,

@@ -1,0 +1,371 @@
+//! One refereed game between two engine processes.
+//!
+//! The referee owns the truth: the game (`board::Game`), the clocks and the result. Before each
+//! move it applies `board::rules` (no legal move, repetition, 60-move rule, bare material,
+//! length cap); it then asks the side to move's engine, charges the wall time from `go` to the
+//! answer to that side's clock, and checks the move for legality. Whatever an engine does
+//! wrong (crash, hang, flag fall, illegal or missing move, failed handshake) loses the game for
+//! it with the reason recorded; an engine that crashed or hung is dropped and restarted for the
+//! next game.
+
+use super::engine::{Answer, Engine, EngineError, EngineSpec, Go, Thought};
+use super::openings::Opening;
+use super::pgn::Record;
+use crate::board::rules::Outcome;
+use crate::board::{Color, Game, Move};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// How long each move may take.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Control {
+    /// Fixed depth per move.
+    Depth(u32),
+    /// Fixed nodes per move.
+    Nodes(u64),
+    /// Fixed time per move (ms).
+    MoveTime(u64),
+    /// Real clocks: `base` ms, `inc` ms added after each move, and `base` added again every
+    /// `moves` moves if the control is by periods.
+    Clock {
+        /// Starting time (ms) and time added each period.
+        base: u64,
+        /// Increment per move (ms).
+        inc: u64,
+        /// Moves per period, if any.
+        moves: Option<u32>,
+    },
+}
+
+impl Control {
+    /// Parses `[MOVES/]BASE[+INC]` with times in seconds (`BASE` may be `MIN:SEC`), e.g.
+    /// `10+0.1`, `40/60`, `1:30+1`.
+    pub fn parse_tc(tc: &str) -> Result<Control, String> {
+        let bad = || format!("bad --tc '{tc}': expected [MOVES/]BASE[+INC], seconds");
+        let (moves, rest) = match tc.split_once('/') {
+            Some((m, r)) => (
+                Some(
+                    m.trim()
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|&m| m > 0)
+                        .ok_or_else(bad)?,
+                ),
+                r,
+            ),
+            None => (None, tc),
+        };
+        let (b, i) = rest.split_once('+').unwrap_or((rest, "0"));
+        let secs = |s: &str| -> Result<f64, String> {
+            let s = s.trim();
+            let v = match s.split_once(':') {
+                Some((m, sec)) => {
+                    m.parse::<f64>().map_err(|_| bad())? * 60.0
+                        + sec.parse::<f64>().map_err(|_| bad())?
+                }
+                None => s.parse::<f64>().map_err(|_| bad())?,
+            };
+            if v.is_finite() && (0.0..1e7).contains(&v) {
+                Ok(v)
+            } else {
+                Err(bad())
+            }
+        };
+        let base = (secs(b)? * 1000.0).round() as u64;
+        let inc = (secs(i)? * 1000.0).round() as u64;
+        if base == 0 {
+            return Err(bad());
+        }
+        Ok(Control::Clock { base, inc, moves })
+    }
+
+    /// The PGN `TimeControl` value for clocks (seconds), `None` otherwise.
+    pub fn pgn_time_control(&self) -> Option<String> {
+        match *self {
+            Control::Clock { base, inc, moves } => {
+                let secs = |ms: u64| {
+                    let s = format!("{:.3}", ms as f64 / 1000.0);
+                    s.trim_end_matches('0').trim_end_matches('.').to_string()
+                };
+                let mut s = match moves {
+                    Some(m) => format!("{m}/{}", secs(base)),
+                    None => secs(base),
+                };
+                if inc > 0 || moves.is_none() {
+                    s.push_str(&format!("+{}", secs(inc)));
+                }
+                Some(s)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Everything a game needs to know about the match.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The two engines (engine 1, engine 2).
+    pub specs: [EngineSpec; 2],
+    /// Time or search limit per move.
+    pub control: Control,
+    /// Openings, cycled through.
+    pub openings: Vec<Opening>,
+    /// Length cap in plies (opening moves included).
+    pub maxplies: usize,
+    /// Grace (ms) beyond the clock or movetime before a move forfeits.
+    pub margin: u64,
+    /// Longest wait (ms) for a move under depth or nodes limits.
+    pub timeout: u64,
+    /// Longest wait (ms) for a handshake, `isready` or new game.
+    pub handshake: u64,
+    /// A move-less answer (`nobestmove`, `bestmove (none)`) with legal moves on the board is a
+    /// draw claim, accepted once this many plies have passed without a capture (0: never).
+    pub claim: u16,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// 0-based game index.
+    pub index: usize,
+    /// Engine 1's score: 1, 0.5 or 0.
+    pub score: f64,
+    /// The game for the PGN.
+    pub record: Record,
+}
+
+/// The engines a worker keeps between games, by spec index (engine 1, engine 2).
+pub type Engines = [Option<Engine>; 2];
+
+/// Makes sure engine `i` is running and told a new game starts; restarts it if it died.
+fn ready(setup: &Setup, engines: &mut Engines, i: usize) -> Result<(), EngineError> {
+    if let Some(e) = engines[i].as_mut() {
+        if e.alive() && e.new_game(setup.handshake).is_ok() {
+            return Ok(());
+        }
+        engines[i] = None;
+    }
+    let mut e = Engine::start(&setup.specs[i], setup.handshake)?;
+    e.new_game(setup.handshake)?;
+    engines[i] = Some(e);
+    Ok(())
+}
+
+fn colour(c: Color) -> &'static str {
+    match c {
+        Color::Red => "red",
+        Color::Black => "black",
+    }
+}
+
+fn comment(t: &Thought, ms: u64) -> String {
+    let secs = format!("{:.3}s", ms as f64 / 1000.0);
+    match (&t.score, t.depth) {
+        (Some(s), Some(d)) => format!("{s}/{d} {secs}"),
+        (Some(s), None) => format!("{s} {secs}"),
+        (None, Some(d)) => format!("/{d} {secs}"),
+        (None, None) => secs,
+    }
+}
+
+/// Plays game `index` (0-based): opening `index / 2` (cycling), engine 1 Red when `index` is
+/// even. Returns `None` if `stop` was raised before the game ended (the game is abandoned).
+pub fn play(
+    setup: &Setup,
+    index: usize,
+    engines: &mut Engines,
+    stop: &AtomicBool,
+) -> Option<Finished> {
+    let opening = &setup.openings[(index / 2) % setup.openings.len()];
+    let e1_red = index.is_multiple_of(2);
+    // Spec index of Red and of Black.
+    let order = if e1_red { [0, 1] } else { [1, 0] };
+    let mut game: Game = opening.game();
+    let mut comments: Vec<Option<String>> = vec![None; game.moves().len()];
+    let mut errors: [Option<EngineError>; 2] = [None, None];
+    for side in 0..2 {
+        if let Err(e) = ready(setup, engines, order[side]) {
+            errors[side] = Some(e);
+        }
+    }
+    let names: [String; 2] = std::array::from_fn(|side| {
+        let spec = &setup.specs[order[side]];
+        match (&spec.name, &engines[order[side]]) {
+            (Some(n), _) => n.clone(),
+            (None, Some(e)) => e.name.clone(),
+            (None, None) => spec.command.clone(),
+        }
+    });
+    let (mut clocks, mut made) = ([0i64; 2], [0u32; 2]);
+    if let Control::Clock { base, .. } = setup.control {
+        clocks = [base as i64; 2];
+    }
+    let (result, why): (Option<Color>, String) = loop {
+        if let Some(out) = game.outcome(setup.maxplies) {
+            break match out {
+                Outcome::Win(c, r) => (Some(c), r.to_string()),
+                Outcome::Draw(r) => (None, r.to_string()),
+            };
+        }
+        if stop.load(Ordering::SeqCst) {
+            return None;
+        }
+        let side = game.position().side_to_move();
+        let si = side.index();
+        let lose = |what: String| (Some(!side), format!("{} {what}", colour(side)));
+        let Some(engine) = engines[order[si]].as_mut().filter(|_| errors[si].is_none()) else {
+            let e = errors[si].clone().unwrap_or(EngineError::Crash);
+            break lose(e.to_string());
+        };
+        let (go, wait) = match setup.control {
+            Control::Depth(d) => (Go::Depth(d), setup.timeout),
+            Control::Nodes(n) => (Go::Nodes(n), setup.timeout),
+            Control::MoveTime(t) => (Go::MoveTime(t), t + setup.margin),
+            Control::Clock { inc, moves, .. } => (
+                Go::Clock {
+                    red: clocks[0].max(1) as u64,
+                    black: clocks[1].max(1) as u64,
+                    inc,
+                    movestogo: moves.map(|m| m - made[si] % m),
+                    side,
+                },
+                clocks[si].max(0) as u64 + setup.margin,
+            ),
+        };
+        let reply = engine.think(
+            &opening.fen,
+            game.moves(),
+            go,
+            setup.handshake,
+            Duration::from_millis(wait),
+        );
+        let (answer, thought, ms) = match reply {
+            Ok(r) => r,
+            Err(e) => {
+                // A crashed, hung or unresponsive engine is not reused.
+                engines[order[si]] = None;
+                break lose(match (e, setup.control) {
+                    (EngineError::Timeout, Control::Clock { .. } | Control::MoveTime(_)) => {
+                        "lost on time".to_string()
+                    }
+                    (EngineError::Timeout, _) => format!("hung (no move in {wait} ms)"),
+                    (e, _) => e.to_string(),
+                });
+            }
+        };
+        match setup.control {
+            Control::Clock { base, inc, moves } => {
+                clocks[si] -= ms as i64;
+                if clocks[si] < -(setup.margin as i64) {
+                    break lose("lost on time".into());
+                }
+                made[si] += 1;
+                clocks[si] = clocks[si].max(0) + inc as i64;
+                if moves.is_some_and(|m| made[si] % m == 0) {
+                    clocks[si] += base as i64;
+                }
+            }
+            Control::MoveTime(t) if ms > t + setup.margin => break lose("lost on time".into()),
+            _ => {}
+        }
+        let text = match answer {
+            Answer::Move(_, true) => break lose("resigned".into()),
+            Answer::Move(t, false) => t,
+            Answer::NoMove => {
+                let plies = game.position().halfmove_clock();
+                if setup.claim > 0 && plies >= setup.claim {
+                    break (
+                        None,
+                        format!(
+                            "{} claimed a draw ({plies} plies without capture)",
+                            colour(side)
+                        ),
+                    );
+                }
+                break lose("gave no move".into());
+            }
+        };
+        let m: Move = match game.position().parse_move(&text) {
+            Ok(m) => m,
+            Err(e) => break lose(format!("played {e}")),
+        };
+        if game.play(m).is_err() {
+            break lose(format!("played illegal move {text}"));
+        }
+        comments.push(Some(comment(&thought, ms)));
+    };
+    let e1_side = if e1_red { Color::Red } else { Color::Black };
+    let score = match result {
+        None => 0.5,
+        Some(c) if c == e1_side => 1.0,
+        Some(_) => 0.0,
+    };
+    let result = match result {
+        Some(Color::Red) => "1-0",
+        Some(Color::Black) => "0-1",
+        None => "1/2-1/2",
+    };
+    Some(Finished {
+        index,
+        score,
+        record: Record {
+            round: index + 1,
+            red: names[0].clone(),
+            black: names[1].clone(),
+            fen: opening.fen.clone(),
+            moves: game.moves().to_vec(),
+            comments,
+            result: result.into(),
+            termination: why,
+            time_control: setup.control.pgn_time_control(),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(
+            Control::parse_tc("10+0.1"),
+            Ok(Control::Clock {
+                base: 10_000,
+                inc: 100,
+                moves: None
+            })
+        );
+        assert_eq!(
+            Control::parse_tc("40/1:30"),
+            Ok(Control::Clock {
+                base: 90_000,
+                inc: 0,
+                moves: Some(40)
+            })
+        );
+        assert!(Control::parse_tc("0+1").is_err());
+        assert!(Control::parse_tc("x").is_err());
+        assert!(Control::parse_tc("0/10").is_err());
+        assert!(Control::parse_tc("-5").is_err());
+        assert_eq!(
+            Control::parse_tc("2+0.02").unwrap().pgn_time_control(),
+            Some("2+0.02".into())
+        );
+        assert_eq!(
+            Control::parse_tc("40/60").unwrap().pgn_time_control(),
+            Some("40/60".into())
+        );
+        assert_eq!(Control::Depth(3).pgn_time_control(), None);
+    }
+
+    #[test]
+    fn comments() {
+        let t = Thought {
+            depth: Some(7),
+            score: Some("+0.35".into()),
+        };
+        assert_eq!(comment(&t, 512), "+0.35/7 0.512s");
+        assert_eq!(comment(&Thought::default(), 5), "0.005s");
+    }
+}

@@ -1,0 +1,113 @@
+//! Openings for matches: a file of FENs or of move sequences, one opening per line, and the
+//! built-in set (`positions/openings.txt`).
+//!
+//! Every opening is checked when read: the FEN must be a legal position and every move legal,
+//! so a game never starts from a broken line. Game `i` of a match plays opening `i / 2`
+//! (cycling), with the first engine Red in even games: each opening is played with both colours.
+
+use crate::board::{Game, Move, Position, START_FEN};
+
+/// The built-in openings: about a hundred balanced lines of common Xiangqi opening theory.
+pub const DEFAULT_OPENINGS: &str = include_str!("../../../positions/openings.txt");
+
+/// One opening: a start position and the moves played from it before the engines take over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The start position's FEN (normalised by the crate's FEN writer).
+    pub fen: String,
+    /// The opening moves, legal from `fen`.
+    pub moves: Vec<Move>,
+}
+
+impl Opening {
+    /// The position the engines start from, as a game that carries the opening's history.
+    pub fn game(&self) -> Game {
+        let start: Position = self.fen.parse().unwrap_or_default();
+        let mut g = Game::new(start);
+        for &m in &self.moves {
+            if g.play(m).is_err() {
+                break;
+            }
+        }
+        g
+    }
+
+    /// Whether the opening starts from the standard start position.
+    pub fn from_startpos(&self) -> bool {
+        self.fen == START_FEN
+    }
+}
+
+/// Parses an openings text. Each line is one of
+/// - ICCS moves from the start position: `h2e2 h9g7 h0g2` (also `H2-E2`; move numbers like
+///   `1.` are skipped; `startpos moves …` is accepted too);
+/// - a FEN, optionally followed by `moves …` (a leading `fen` is allowed; anything after a `;`,
+///   as in EPD, is ignored).
+///
+/// `#` starts a comment; blank lines are skipped. Errors name the line.
+pub fn parse(text: &str) -> Result<Vec<Opening>, String> {
+    let mut out = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("");
+        let line = line.split(';').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let opening = parse_line(line).map_err(|e| format!("openings line {}: {e}", n + 1))?;
+        out.push(opening);
+    }
+    if out.is_empty() {
+        return Err("no openings".into());
+    }
+    Ok(out)
+}
+
+fn parse_line(line: &str) -> Result<Opening, String> {
+    let (fen_text, moves_text) = match line.split_once("moves") {
+        Some((f, m)) => (f.trim(), m),
+        None if line.contains('/') => (line, ""),
+        None => ("", line),
+    };
+    let fen_text = fen_text.strip_prefix("fen").unwrap_or(fen_text).trim();
+    let start: Position = if fen_text.is_empty() || fen_text == "startpos" {
+        Position::startpos()
+    } else {
+        fen_text.parse().map_err(|e| format!("{e}"))?
+    };
+    let words: Vec<String> = moves_text
+        .split_whitespace()
+        .filter(|w| !w.ends_with('.'))
+        .map(|w| w.replace('-', "").to_ascii_lowercase())
+        .collect();
+    let game = Game::from_moves(start.clone(), &words).map_err(|e| e.to_string())?;
+    Ok(Opening {
+        fen: start.fen(),
+        moves: game.moves().to_vec(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_forms() {
+        let o = parse(
+            "# comment\n\nh2e2 h9g7 # central cannon\n1. H2-E2 H9-G7\nstartpos moves h2e2\n\
+             rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves b0c2\n\
+             fen 4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 3 9; id \"x\"\n",
+        )
+        .unwrap();
+        assert_eq!(o.len(), 5);
+        assert_eq!(o[0], o[1]);
+        assert!(o[0].from_startpos());
+        assert_eq!(o[2].moves.len(), 1);
+        assert_eq!(o[3].moves[0].to_string(), "b0c2");
+        assert!(!o[4].from_startpos());
+        assert!(o[4].moves.is_empty());
+        assert_eq!(o[4].game().position().halfmove_clock(), 3);
+        assert!(parse("h2e2 h2e2").unwrap_err().contains("line 1"));
+        assert!(parse("\n9/9 w").unwrap_err().contains("line 2"));
+        assert!(parse("# nothing").is_err());
+    }
+}
