@@ -6,7 +6,7 @@
 //! channel, and each wait has a deadline; an engine that misses one is reported (`Timeout`) and
 //! the caller kills it (`Engine` is killed on drop) and starts a fresh one for the next game.
 
-use crate::board::{Color, Move};
+use crate::board::{Color, Game};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -396,25 +396,17 @@ impl Engine {
         matches!(self.child.try_wait(), Ok(None))
     }
 
-    /// Sends `position fen <fen> [moves …]`, syncs (`ms` bounds that wait), sends `go` and waits
-    /// until `timeout` after `go` for the answer. Returns the answer, what the engine last said
-    /// about its search, and the milliseconds from `go` to the answer.
+    /// Sends the game's position (`position_line`), syncs (`ms` bounds that wait), sends `go`
+    /// and waits until `timeout` after `go` for the answer. Returns the answer, what the engine
+    /// last said about its search, and the milliseconds from `go` to the answer.
     pub fn think(
         &mut self,
-        fen: &str,
-        moves: &[Move],
+        game: &Game,
         go: Go,
         ms: u64,
         timeout: Duration,
     ) -> Result<(Answer, Thought, u64), EngineError> {
-        let mut pos = format!("position fen {fen}");
-        if !moves.is_empty() {
-            pos.push_str(" moves");
-            for m in moves {
-                pos.push(' ');
-                pos.push_str(&m.to_string());
-            }
-        }
+        let pos = position_line(game, self.dialect);
         self.send(&pos)?;
         self.sync(ms)?;
         let go_line = go.line(self.dialect);
@@ -451,6 +443,30 @@ impl Engine {
         }
         // Drop kills it.
     }
+}
+
+/// The `position` command for a game. UCI: the start FEN and every move since, as UCI GUIs
+/// send it. UCCI: the FEN right after the last capture and the moves since, the UCCI convention
+/// (the repetition history an engine needs starts there, and lines stay short).
+pub fn position_line(game: &Game, dialect: Dialect) -> String {
+    let positions = game.positions();
+    let from = match dialect {
+        Dialect::Uci => 0,
+        Dialect::Ucci => (1..positions.len())
+            .rev()
+            .find(|&k| positions[k].halfmove_clock() == 0)
+            .unwrap_or(0),
+    };
+    let mut line = format!("position fen {}", positions[from].fen());
+    let moves = &game.moves()[from..];
+    if !moves.is_empty() {
+        line.push_str(" moves");
+        for m in moves {
+            line.push(' ');
+            line.push_str(&m.to_string());
+        }
+    }
+    line
 }
 
 /// Reads depth and score from an `info` line. UCI: `score cp N` / `score mate M`; UCCI: a bare
@@ -560,6 +576,31 @@ mod tests {
         );
         assert_eq!(Go::MoveTime(50).line(Dialect::Uci), "go movetime 50");
         assert_eq!(Go::Nodes(9).line(Dialect::Ucci), "go nodes 9");
+    }
+
+    #[test]
+    fn position_lines() {
+        let start = crate::board::START_FEN;
+        let g = Game::from_moves(
+            start.parse().unwrap(),
+            &["h2e2", "h9g7", "e2e6", "g7e6", "h0g2"],
+        )
+        .unwrap();
+        assert_eq!(
+            position_line(&g, Dialect::Uci),
+            format!("position fen {start} moves h2e2 h9g7 e2e6 g7e6 h0g2")
+        );
+        let after = g.positions()[4].fen();
+        assert!(after.ends_with(" 0 3"), "{after}");
+        assert_eq!(
+            position_line(&g, Dialect::Ucci),
+            format!("position fen {after} moves h0g2")
+        );
+        let quiet = Game::from_moves(start.parse().unwrap(), &["h2e2"]).unwrap();
+        assert_eq!(
+            position_line(&quiet, Dialect::Ucci),
+            format!("position fen {start} moves h2e2")
+        );
     }
 
     #[test]

@@ -232,13 +232,7 @@ pub fn play(
                 clocks[si].max(0) as u64 + setup.margin,
             ),
         };
-        let reply = engine.think(
-            &opening.fen,
-            game.moves(),
-            go,
-            setup.handshake,
-            Duration::from_millis(wait),
-        );
+        let reply = engine.think(&game, go, setup.handshake, Duration::from_millis(wait));
         let (answer, thought, ms) = match reply {
             Ok(r) => r,
             Err(e) => {
