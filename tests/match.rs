@@ -46,6 +46,7 @@ fn short_self_play_match_and_pgn_round_trip() {
     assert!(stdout.contains("W/D/L: "), "{stdout}");
     assert!(stdout.contains("Elo difference: "), "{stdout}");
     assert!(stdout.starts_with("Score of "), "{stdout}");
+    assert!(stdout.contains("\nEndings: "), "{stdout}");
     assert_eq!(stderr.lines().filter(|l| l.starts_with("game ")).count(), 4);
     let text = std::fs::read_to_string(&path).expect("pgn written");
     let _ = std::fs::remove_file(&path);

@@ -240,7 +240,7 @@ pub fn play(
                 engines[order[si]] = None;
                 break lose(match (e, setup.control) {
                     (EngineError::Timeout, Control::Clock { .. } | Control::MoveTime(_)) => {
-                        "lost on time".to_string()
+                        format!("lost on time (no move within {wait} ms)")
                     }
                     (EngineError::Timeout, _) => format!("hung (no move in {wait} ms)"),
                     (e, _) => e.to_string(),
@@ -249,9 +249,10 @@ pub fn play(
         };
         match setup.control {
             Control::Clock { base, inc, moves } => {
+                let left = clocks[si];
                 clocks[si] -= ms as i64;
                 if clocks[si] < -(setup.margin as i64) {
-                    break lose("lost on time".into());
+                    break lose(format!("lost on time ({ms} ms used, {left} ms left)"));
                 }
                 made[si] += 1;
                 clocks[si] = clocks[si].max(0) + inc as i64;
@@ -259,7 +260,9 @@ pub fn play(
                     clocks[si] += base as i64;
                 }
             }
-            Control::MoveTime(t) if ms > t + setup.margin => break lose("lost on time".into()),
+            Control::MoveTime(t) if ms > t + setup.margin => {
+                break lose(format!("lost on time ({ms} ms used, {t} ms allowed)"));
+            }
             _ => {}
         }
         let text = match answer {

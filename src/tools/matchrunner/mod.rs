@@ -255,6 +255,19 @@ fn probe(setup: &Setup) -> Result<(Engines, [String; 2]), String> {
     Ok((engines, names))
 }
 
+/// A game's ending for the summary: the reason without its details, with the engine's name
+/// instead of its colour (`ElephantEye resigned`, `checkmate`).
+fn ending(r: &pgn::Record) -> String {
+    let why = r.termination.split(" (").next().unwrap_or("");
+    if let Some(rest) = why.strip_prefix("red ") {
+        format!("{} {rest}", r.red)
+    } else if let Some(rest) = why.strip_prefix("black ") {
+        format!("{} {rest}", r.black)
+    } else {
+        why.to_string()
+    }
+}
+
 /// Runs a match; returns the process exit code.
 pub fn run(args: &MatchArgs) -> i32 {
     match run_inner(args) {
@@ -338,7 +351,7 @@ fn run_inner(args: &MatchArgs) -> Result<(), String> {
             s if s < 0.25 => tally.losses += 1,
             _ => tally.draws += 1,
         }
-        *endings.entry(f.record.termination.clone()).or_default() += 1;
+        *endings.entry(ending(&f.record)).or_default() += 1;
         if let Some(file) = pgn_file.as_mut() {
             let text = pgn::write(&f.record, &args.event, &today);
             let _ = file.write_all(text.as_bytes()).and_then(|_| file.flush());
@@ -399,7 +412,7 @@ fn run_inner(args: &MatchArgs) -> Result<(), String> {
         tally.los() * 100.0,
         tally.draw_ratio() * 100.0
     );
-    let endings: Vec<String> = endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let endings: Vec<String> = endings.iter().map(|(k, v)| format!("{k}: {v}")).collect();
     println!("Endings: {}", endings.join(", "));
     if let Some(sp) = &sprt {
         let (lo, hi) = sp.bounds();
@@ -420,4 +433,65 @@ fn run_inner(args: &MatchArgs) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endings_name_the_engine() {
+        let mut r = pgn::Record {
+            round: 1,
+            red: "A".into(),
+            black: "B".into(),
+            fen: crate::board::START_FEN.into(),
+            moves: Vec::new(),
+            comments: Vec::new(),
+            result: "1-0".into(),
+            termination: "black lost on time (5 ms used, 1 ms left)".into(),
+            time_control: None,
+        };
+        assert_eq!(ending(&r), "B lost on time");
+        r.termination = "red claimed a draw (100 plies without capture)".into();
+        assert_eq!(ending(&r), "A claimed a draw");
+        r.termination = "checkmate".into();
+        assert_eq!(ending(&r), "checkmate");
+    }
+
+    #[test]
+    fn limits_and_options() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            m: MatchArgs,
+        }
+        let parse = |a: &[&str]| {
+            let mut v = vec!["match"];
+            v.extend_from_slice(a);
+            Cli::try_parse_from(v).map(|c| c.m)
+        };
+        let a = parse(&["--tc", "40/60+1", "--timemargin", "50"]).unwrap();
+        assert_eq!(
+            control(&a),
+            Ok(Control::Clock {
+                base: 60_000,
+                inc: 1000,
+                moves: Some(40)
+            })
+        );
+        assert_eq!(a.margin, 50);
+        assert_eq!(control(&parse(&[]).unwrap()), Ok(Control::Depth(4)));
+        assert!(control(&parse(&["--depth", "2", "--nodes", "5"]).unwrap()).is_err());
+        assert_eq!(
+            parse_options(&["Hash=64".into(), "Clear Hash".into()]).unwrap(),
+            vec![
+                ("Hash".to_string(), "64".to_string()),
+                ("Clear Hash".to_string(), String::new())
+            ]
+        );
+        assert!(parse_options(&["=1".into()]).is_err());
+        assert!(parse_dialect("UCCI").is_ok() && parse_dialect("xboard").is_err());
+    }
 }
