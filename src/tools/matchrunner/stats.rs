@@ -3,10 +3,11 @@
 //!
 //! Elo comes from the score fraction with the logistic model (`s = 1 / (1 + 10^(−elo/400))`);
 //! its interval maps the normal 95% interval of the mean score (per-game trinomial variance)
-//! through the same model, as cutechess does. The SPRT is the generalised SPRT with the normal
-//! approximation of fishtest's trinomial test: `LLR ≈ N (s1 − s0)(2s̄ − s0 − s1) / 2σ²`, where
-//! s0, s1 are the expected scores under elo0 and elo1 (logistic Elo) and σ² the per-game
-//! variance; bounds `ln(β/(1−α))` and `ln((1−β)/α)`. With no wins or no losses the Elo is
+//! through the same model, as cutechess does. The SPRT is fishtest's generalised SPRT on
+//! trinomial results (Van den Bergh): the log-likelihood ratio of the maximum-likelihood
+//! win/draw/loss distributions whose expected scores are s0 and s1 (the scores of elo0 and elo1
+//! in the logistic model), with bounds `ln(β/(1−α))` and `ln((1−β)/α)`. It stays well-behaved
+//! on one-sided results (all wins, all draws). With no wins or no losses the Elo is
 //! infinite and shown as `inf`.
 
 /// Wins, draws and losses from the first engine's point of view.
@@ -69,6 +70,31 @@ fn erf(x: f64) -> f64 {
     } else {
         y
     }
+}
+
+/// The Lagrange multiplier `x` of the maximum-likelihood distribution with mean score `s`
+/// closest to `p` (pairs of score and probability): `p_i(s) = p_i / (1 + x (a_i − s))`, where
+/// `Σ p_i (a_i − s) / (1 + x (a_i − s)) = 0`. The sum falls with `x`, from +∞ to −∞ over the
+/// interval where every denominator is positive; bisection finds the root. `s` must lie
+/// strictly between the smallest and largest score.
+fn mle_multiplier(p: &[(f64, f64)], s: f64) -> f64 {
+    let amax = p.iter().map(|&(a, _)| a).fold(f64::MIN, f64::max);
+    let amin = p.iter().map(|&(a, _)| a).fold(f64::MAX, f64::min);
+    let (mut lo, mut hi) = (-1.0 / (amax - s), -1.0 / (amin - s));
+    let f = |x: f64| -> f64 {
+        p.iter()
+            .map(|&(a, pi)| pi * (a - s) / (1.0 + x * (a - s)))
+            .sum()
+    };
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
 }
 
 /// Formats an Elo value: one decimal, `inf`/`-inf` when unbounded, never `-0.0`.
@@ -144,25 +170,29 @@ impl Tally {
         }
     }
 
-    /// Log-likelihood ratio of H1 against H0 (0 with no games). Each outcome count gets a
-    /// pseudo-count of 0.001 so that one-sided results (all wins, all draws) still have a
-    /// variance and the test can decide, as fishtest regularises.
+    /// Log-likelihood ratio of H1 against H0 (0 with no games): fishtest's trinomial GSPRT.
+    /// The empirical win/draw/loss distribution (zero counts regularised to 0.001) is projected
+    /// onto the distributions with expected score s0 and s1 by maximum likelihood, and the LLR
+    /// is `N Σ p̂ ln(p1 / p0)` over the three outcomes.
     pub fn llr(&self, sprt: &Sprt) -> f64 {
-        let n = self.games() as f64;
+        let n = f64::from(self.games());
         if n == 0.0 {
             return 0.0;
         }
-        const EPS: f64 = 1e-3;
-        let (w, d, l) = (
-            f64::from(self.wins) + EPS,
-            f64::from(self.draws) + EPS,
-            f64::from(self.losses) + EPS,
-        );
-        let m = w + d + l;
-        let s = (w + 0.5 * d) / m;
-        let var = (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / m;
+        let reg = |c: u32| if c == 0 { 1e-3 } else { f64::from(c) };
+        let counts = [
+            (1.0, reg(self.wins)),
+            (0.5, reg(self.draws)),
+            (0.0, reg(self.losses)),
+        ];
+        let total: f64 = counts.iter().map(|&(_, c)| c).sum();
+        let p: Vec<(f64, f64)> = counts.iter().map(|&(a, c)| (a, c / total)).collect();
         let (s0, s1) = (expected_score(sprt.elo0), expected_score(sprt.elo1));
-        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+        let (x0, x1) = (mle_multiplier(&p, s0), mle_multiplier(&p, s1));
+        n * p
+            .iter()
+            .map(|&(a, pi)| pi * ((1.0 + x0 * (a - s0)).ln() - (1.0 + x1 * (a - s1)).ln()))
+            .sum::<f64>()
     }
 
     /// The SPRT decision, if the LLR left its bounds.
@@ -253,7 +283,13 @@ mod tests {
             draws: 0,
             losses: 0,
         };
-        assert_eq!(all_wins.decide(&sprt), Some(Decision::H1));
+        // Each win is worth ln(s1 / s0): 40 of them do not separate 0 from 10 Elo (1.13), but
+        // they do separate 0 from 50 (5.3).
+        assert_eq!(all_wins.decide(&sprt), None);
+        assert_eq!(
+            all_wins.decide(&Sprt::parse("0,50").unwrap()),
+            Some(Decision::H1)
+        );
         let all_draws = Tally {
             wins: 0,
             draws: 400,
@@ -261,6 +297,16 @@ mod tests {
         };
         assert_eq!(all_draws.decide(&sprt), Some(Decision::H0));
         assert!((erf(1.0) - 0.842_700_79).abs() < 1e-6);
+        let one_win = Tally {
+            wins: 1,
+            draws: 0,
+            losses: 0,
+        };
+        let sprt50 = Sprt::parse("0,50").unwrap();
+        let l = one_win.llr(&sprt50);
+        // One win is worth about ln(s1 / s0) = 0.13.
+        assert!(l > 0.0 && l < 0.3, "{l}");
+        assert_eq!(one_win.decide(&sprt50), None);
         let good = Tally {
             wins: 60,
             draws: 20,
