@@ -101,16 +101,8 @@ const KING: Table = [
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
 ];
 
-fn table(kind: PieceKind) -> &'static Table {
-    match kind {
-        PieceKind::King => &KING,
-        PieceKind::Advisor | PieceKind::Elephant => &GUARD,
-        PieceKind::Horse => &HORSE,
-        PieceKind::Rook => &ROOK,
-        PieceKind::Cannon => &CANNON,
-        PieceKind::Pawn => &PAWN,
-    }
-}
+/// The table of each kind, in `PieceKind` order.
+const TABLES: [Table; 7] = [KING, GUARD, GUARD, HORSE, ROOK, CANNON, PAWN];
 
 /// Piece-square value of `kind` of `color` on `sq`.
 #[inline]
@@ -120,8 +112,26 @@ fn pst(kind: PieceKind, color: Color, sq: Square) -> i32 {
     } else {
         sq.flip_rank()
     };
-    table(kind)[s.rank() as usize][s.file() as usize]
+    TABLES[kind.index()][s.rank() as usize][s.file() as usize]
 }
+
+/// Material plus piece-square value of each piece (by `Piece::index`) on each square, positive
+/// for Red and negative for Black; `Position` keeps the sum incrementally (`Position::psq`).
+pub const PSQ: [[i32; 90]; 14] = {
+    let mut t = [[0; 90]; 14];
+    let mut k = 0;
+    while k < 7 {
+        let mut sq = 0;
+        while sq < 90 {
+            let (rank, file) = (sq / 9, sq % 9);
+            t[k][sq] = VALUES[k] + TABLES[k][rank][file];
+            t[7 + k][sq] = -(VALUES[k] + TABLES[k][9 - rank][file]);
+            sq += 1;
+        }
+        k += 1;
+    }
+    t
+};
 
 /// The evaluation terms of one colour.
 #[derive(Clone, Copy, Debug, Default)]
@@ -153,16 +163,23 @@ impl Terms {
 
 /// The terms of `us`.
 pub fn terms(pos: &Position, us: Color) -> Terms {
-    let them = !us;
-    let own = pos.color_bb(us);
-    let occ = pos.occupied();
-    let mut t = Terms::default();
+    let mut t = dynamic_terms(pos, us);
     for kind in PieceKind::ALL {
         for sq in pos.pieces(us, kind) {
             t.material += VALUES[kind.index()];
             t.placement += pst(kind, us, sq);
         }
     }
+    t
+}
+
+/// The terms of `us` apart from the fixed material and piece-square values (which
+/// `Position::psq` keeps).
+fn dynamic_terms(pos: &Position, us: Color) -> Terms {
+    let them = !us;
+    let own = pos.color_bb(us);
+    let occ = pos.occupied();
+    let mut t = Terms::default();
     // Cannons need screens: worth more with many pieces, horses more in the endgame.
     let midgame = 6 * pos.kind_bb(PieceKind::Rook).count() as i32
         + 3 * (pos.kind_bb(PieceKind::Horse) | pos.kind_bb(PieceKind::Cannon)).count() as i32
@@ -233,12 +250,12 @@ fn between_on_file(a: Square, b: Square) -> Bitboard {
 
 /// Evaluation from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
-    let red = terms(pos, Color::Red).total();
-    let black = terms(pos, Color::Black).total();
+    let red = pos.psq() + dynamic_terms(pos, Color::Red).total()
+        - dynamic_terms(pos, Color::Black).total();
     let v = if pos.side_to_move() == Color::Red {
-        red - black
+        red
     } else {
-        black - red
+        -red
     };
     (v + TEMPO).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
@@ -270,6 +287,28 @@ pub fn breakdown(pos: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn incremental_psq_matches_terms() {
+        use rand::{rngs::StdRng, Rng, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(7);
+        for _ in 0..50 {
+            let mut pos = Position::startpos();
+            for _ in 0..120 {
+                let full = |p: &Position, c| {
+                    let t = terms(p, c);
+                    let d = dynamic_terms(p, c);
+                    t.material + t.placement - d.material - d.placement
+                };
+                assert_eq!(pos.psq(), full(&pos, Color::Red) - full(&pos, Color::Black));
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play(moves.get(rng.random_range(0..moves.len())));
+            }
+        }
+    }
 
     #[test]
     fn symmetric() {

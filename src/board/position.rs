@@ -1,7 +1,8 @@
 //! `Position`: bitboards by colour and kind, a mailbox, per-file occupancy and the Zobrist key.
 //!
 //! Copy-make: `play` returns the child and leaves the parent untouched, so there is nothing to
-//! undo. Invariant: the bitboards, mailbox, file occupancy, king squares and key always agree.
+//! undo. Invariant: the bitboards, mailbox, file occupancy, king squares, key and the
+//! material-and-placement score always agree.
 
 use super::attacks::{self, first_blocker, EAST, NORTH, SOUTH, WEST};
 use super::bitboard::Bitboard;
@@ -9,6 +10,7 @@ use super::moves::Move;
 use super::piece::{Piece, PieceKind};
 use super::square::{Color, Square};
 use super::zobrist::KEYS;
+use crate::eval::PSQ;
 
 /// A Xiangqi position: placement, side to move, counters and key.
 #[derive(Clone, PartialEq, Eq)]
@@ -20,6 +22,7 @@ pub struct Position {
     kings: [Square; 2],
     side: Color,
     key: u64,
+    psq: i32,
     halfmove: u16,
     fullmove: u16,
 }
@@ -52,6 +55,7 @@ impl Position {
             ],
             side: Color::Red,
             key: 0,
+            psq: 0,
             halfmove: 0,
             fullmove: 1,
         }
@@ -79,6 +83,7 @@ impl Position {
         self.files[sq.file() as usize] |= 1 << sq.rank();
         self.board[sq.index()] = Some(piece);
         self.key ^= KEYS.pieces[piece.index()][sq.index()];
+        self.psq += PSQ[piece.index()][sq.index()];
         if piece.kind() == PieceKind::King {
             self.kings[piece.color().index()] = sq;
         }
@@ -94,6 +99,12 @@ impl Position {
     #[inline(always)]
     pub fn key(&self) -> u64 {
         self.key
+    }
+
+    /// Material and piece-square score of Red minus Black (`eval::PSQ`, kept incrementally).
+    #[inline(always)]
+    pub fn psq(&self) -> i32 {
+        self.psq
     }
 
     /// Plies since the last capture (the 60-move counter).
@@ -217,6 +228,7 @@ impl Position {
             self.colors[c.color().index()] ^= tb;
             self.kinds[c.kind().index()] ^= tb;
             self.key ^= keys.pieces[c.index()][to.index()];
+            self.psq -= PSQ[c.index()][to.index()];
             self.halfmove = 0;
         } else {
             self.files[to.file() as usize] |= 1 << to.rank();
@@ -230,6 +242,7 @@ impl Position {
         self.key ^= keys.pieces[piece.index()][from.index()]
             ^ keys.pieces[piece.index()][to.index()]
             ^ keys.black_to_move;
+        self.psq += PSQ[piece.index()][to.index()] - PSQ[piece.index()][from.index()];
         if piece.kind() == PieceKind::King {
             self.kings[piece.color().index()] = to;
         }
