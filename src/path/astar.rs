@@ -1,7 +1,9 @@
 //! A* on a `Grid`: flat arrays indexed by state, generation counters instead of clearing
-//! between queries, and ties broken towards the deeper node, the same way every run.
+//! between queries, and ties broken the same way every run.
 //!
-//! The open list is a radix heap on f (monotone under a consistent heuristic).
+//! The open list is a bucket queue on a fixed-point f (monotone under a consistent heuristic),
+//! newest first among equal f; each cell carries a mask of the steps it may take, so the inner
+//! loop tests no walls. Jump point search keeps a radix heap, as its steps have no bound.
 //!
 //! Contract: step costs are positive and the heuristic never overestimates and is consistent
 //! (`Heuristic::admissible_for` refuses the combinations that would overestimate), so the first
@@ -167,21 +169,149 @@ impl RadixHeap {
     }
 }
 
-/// The queue key: f, less a hair per unit of g so that among equal f the deeper node leaves
-/// first (the hair, at most 2e-6, is far below the smallest gap between distinct path costs on
-/// these maps). Non-negative floats order like their bits.
-#[inline(always)]
-pub(crate) fn key(f: f64, g: f64) -> u64 {
-    (f - g * 1e-9).max(0.0).to_bits()
+/// The open list of A*: a bucket queue on f in fixed point, a ring of buckets with a two-level
+/// bitmap to find the next non-empty one, and ties in f taken last in, first out (the newest,
+/// deepest node first). With a consistent heuristic a child's f exceeds the smallest open f
+/// by at most twice the largest step cost, so a ring wider than that never wraps onto open
+/// entries; keys below the current bucket (rounding) join the current bucket.
+#[derive(Default)]
+pub(crate) struct BucketQueue {
+    /// Latest entry of each bucket (valid while the bucket's bit is set).
+    head: Vec<u32>,
+    /// One bit per bucket, and one bit per non-zero word of those.
+    bits: Vec<u64>,
+    summary: Vec<u64>,
+    /// (state, next entry in the same bucket).
+    entries: Vec<(u32, u32)>,
+    /// Absolute bucket of the last pop.
+    current: u64,
 }
 
+const RING_BITS: u32 = 18;
+const RING: usize = 1 << RING_BITS;
+const NIL: u32 = u32::MAX;
+
+impl BucketQueue {
+    /// Empties the queue; no key pushed will be below `first` by more than rounding.
+    pub(crate) fn reset(&mut self, first: u64) {
+        if self.head.is_empty() {
+            self.head = vec![0; RING];
+            self.bits = vec![0; RING / 64];
+            self.summary = vec![0; RING / 4096];
+        } else {
+            // Clear only the words still marked (a query stops with entries left).
+            for i in 0..self.summary.len() {
+                let mut m = std::mem::take(&mut self.summary[i]);
+                while m != 0 {
+                    self.bits[i * 64 + m.trailing_zeros() as usize] = 0;
+                    m &= m - 1;
+                }
+            }
+        }
+        self.entries.clear();
+        self.current = first;
+    }
+
+    /// Fixed-point scale (bits) for f such that twice `max_step` spans under half the ring.
+    pub(crate) fn scale_bits(max_step: f64) -> u32 {
+        let mut s = 16;
+        while s > 0 && (2.0 * max_step + 2.0) * (1u64 << s) as f64 >= (RING / 2) as f64 {
+            s -= 1;
+        }
+        s
+    }
+
+    #[inline(always)]
+    pub(crate) fn push(&mut self, fkey: u64, state: u32) {
+        let b = fkey.max(self.current) as usize & (RING - 1);
+        let (w, bit) = (b / 64, 1u64 << (b % 64));
+        let next = if self.bits[w] & bit == 0 {
+            self.bits[w] |= bit;
+            self.summary[w / 64] |= 1 << (w % 64);
+            NIL
+        } else {
+            self.head[b]
+        };
+        self.head[b] = self.entries.len() as u32;
+        self.entries.push((state, next));
+    }
+
+    #[inline(always)]
+    pub(crate) fn pop(&mut self) -> Option<u32> {
+        let at = self.current as usize & (RING - 1);
+        let b = self.next_bucket(at)?;
+        self.current += ((b + RING - at) & (RING - 1)) as u64;
+        let (state, next) = self.entries[self.head[b] as usize];
+        if next == NIL {
+            let w = b / 64;
+            self.bits[w] &= !(1 << (b % 64));
+            if self.bits[w] == 0 {
+                self.summary[w / 64] &= !(1 << (w % 64));
+            }
+        } else {
+            self.head[b] = next;
+        }
+        Some(state)
+    }
+
+    /// The first non-empty bucket at or after `at`, going round the ring.
+    #[inline(always)]
+    fn next_bucket(&self, at: usize) -> Option<usize> {
+        let w = at / 64;
+        let here = self.bits[w] & (!0u64 << (at % 64));
+        if here != 0 {
+            return Some(w * 64 + here.trailing_zeros() as usize);
+        }
+        // Words after w, then round from the start.
+        let words = RING / 64;
+        let first = |from: usize| -> Option<usize> {
+            let s = from / 64;
+            let m = self.summary[s] & (!0u64).checked_shl((from % 64) as u32).unwrap_or(0);
+            if m != 0 {
+                return Some(s * 64 + m.trailing_zeros() as usize);
+            }
+            (s + 1..self.summary.len())
+                .find(|&i| self.summary[i] != 0)
+                .map(|i| i * 64 + self.summary[i].trailing_zeros() as usize)
+        };
+        let word = if w + 1 < words { first(w + 1) } else { None }.or_else(|| first(0))?;
+        Some(word * 64 + self.bits[word].trailing_zeros() as usize)
+    }
+}
+
+/// The queue key: f in fixed point (2⁻¹⁶ units), then the deeper node first among equal f
+/// (g in 2⁻⁴ units, saturating). The quantisation error, at most 2⁻¹⁶ per comparison, is far
+/// below the 1e-4 tolerance of the benchmark lengths; integer costs (moves `4` and `8int`) are
+/// exact.
+#[inline(always)]
+pub(crate) fn key(f: f64, g: f64) -> u64 {
+    const G_MAX: u64 = (1 << 20) - 1;
+    let fq = ((f * 65536.0 + 0.5) as u64).min((1 << 44) - 1);
+    let gq = ((g * 16.0) as u64).min(G_MAX);
+    fq << 20 | (G_MAX - gq)
+}
+
+/// The eight steps, as (dx, dy): the four straight ones first, so 4-connected movement uses the
+/// low four bits of a cell's step mask.
+pub(crate) const STEPS: [(i64, i64); 8] = [
+    (0, -1),
+    (0, 1),
+    (-1, 0),
+    (1, 0),
+    (-1, -1),
+    (1, -1),
+    (-1, 1),
+    (1, 1),
+];
+
 /// A grid prepared for search: a border of walls around it, so no neighbour needs a bounds
-/// check. Cell bytes: 0 wall, 1 free, 2 station.
+/// check, and per cell the mask of the steps it may take (bit i for `STEPS[i]`: the target is
+/// passable and, for a diagonal, both orthogonal neighbours are too). Cell bytes: 0 wall,
+/// 1 free, 2 station.
 pub struct Prepared {
     pub(crate) stride: usize,
     pub(crate) cells: Vec<u8>,
-    width: usize,
-    height: usize,
+    pub(crate) steps: Vec<u8>,
 }
 
 impl Prepared {
@@ -198,11 +328,25 @@ impl Prepared {
                 };
             }
         }
+        let w = stride as isize;
+        let mut steps = vec![0u8; cells.len()];
+        for c in 0..cells.len() {
+            if cells[c] == 0 {
+                continue;
+            }
+            let open = |dx: i64, dy: i64| {
+                cells[(c as isize + dx as isize + dy as isize * w) as usize] != 0
+            };
+            for (i, &(dx, dy)) in STEPS.iter().enumerate() {
+                if open(dx, dy) && (dx == 0 || dy == 0 || (open(dx, 0) && open(0, dy))) {
+                    steps[c] |= 1 << i;
+                }
+            }
+        }
         Prepared {
             stride,
             cells,
-            width: grid.width,
-            height: grid.height,
+            steps,
         }
     }
 
@@ -212,21 +356,17 @@ impl Prepared {
     }
 }
 
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    g: f64,
-    parent: u32,
-    stamp: u32,
-}
-
-/// Reusable search memory.
+/// Reusable search memory: per state its cost, parent and generation stamp (whose top bit
+/// marks it closed), so nothing is cleared between queries.
 #[derive(Default)]
 pub struct Solver {
-    slots: Vec<Slot>,
+    g: Vec<f64>,
+    parent: Vec<u32>,
+    stamp: Vec<u32>,
     best_energy: Vec<u32>,
     energy_seen: Vec<u32>,
     generation: u32,
-    heap: RadixHeap,
+    heap: BucketQueue,
 }
 
 const CLOSED: u32 = 1 << 31;
@@ -241,8 +381,10 @@ impl Solver {
     }
 
     fn prepare(&mut self, states: usize, cells: usize) {
-        if self.slots.len() < states {
-            self.slots.resize(states, Slot::default());
+        if self.g.len() < states {
+            self.g.resize(states, 0.0);
+            self.parent.resize(states, 0);
+            self.stamp.resize(states, 0);
         }
         if self.best_energy.len() < cells {
             self.best_energy.resize(cells, 0);
@@ -250,11 +392,10 @@ impl Solver {
         }
         self.generation = (self.generation + 1) & !CLOSED;
         if self.generation == 0 {
-            self.slots.iter_mut().for_each(|s| s.stamp = 0);
+            self.stamp.fill(0);
             self.energy_seen.fill(0);
             self.generation = 1;
         }
-        self.heap.clear();
     }
 
     /// Solves `q` on `grid` (prepares it first; use `solve_prepared` to reuse a preparation).
@@ -265,55 +406,63 @@ impl Solver {
     /// Solves `q` on a prepared grid. The caller has checked start and goal (passable, inside)
     /// and the state count (`MAX_STATES`).
     pub fn solve_prepared(&mut self, grid: &Prepared, q: &Query) -> Outcome {
-        let layers = q.energy.map_or(1, |t| t as usize + 1);
+        if q.energy.is_some() {
+            self.search::<true>(grid, q)
+        } else {
+            self.search::<false>(grid, q)
+        }
+    }
+
+    fn search<const ENERGY: bool>(&mut self, grid: &Prepared, q: &Query) -> Outcome {
+        let layers = if ENERGY {
+            q.energy.map_or(1, |t| t as usize + 1)
+        } else {
+            1
+        };
         self.prepare(grid.cells.len() * layers, grid.cells.len());
         let gen = self.generation;
         let (straight, diagonal) = q.moves.costs();
+        let max_step = if q.moves == Moves::Four {
+            straight
+        } else {
+            diagonal
+        };
+        let scale = (1u64 << BucketQueue::scale_bits(max_step)) as f64;
+        let fkey = |f: f64| (f * scale + 0.5) as u64;
         let w = grid.stride as isize;
-        let steps: [(isize, i64, i64); 8] = [
-            (-w, 0, -1),
-            (w, 0, 1),
-            (-1, -1, 0),
-            (1, 1, 0),
-            (-w - 1, -1, -1),
-            (-w + 1, 1, -1),
-            (w - 1, -1, 1),
-            (w + 1, 1, 1),
-        ];
-        let ndirs = if q.moves == Moves::Four { 4 } else { 8 };
+        let offsets = STEPS.map(|(dx, dy)| dx as isize + dy as isize * w);
+        let step_mask: u8 = if q.moves == Moves::Four { 0x0F } else { 0xFF };
         let (gx, gy) = (q.goal.0 as i64, q.goal.1 as i64);
         let h = |x: i64, y: i64| {
             q.heuristic
                 .estimate(q.moves, (x - gx).abs() as f64, (y - gy).abs() as f64)
         };
         let top = q.energy.unwrap_or(0);
-        let energy_mode = q.energy.is_some();
         let start_cell = grid.at(q.start.0, q.start.1);
         let start = (start_cell * layers + top as usize) as u32;
-        self.slots[start as usize] = Slot {
-            g: 0.0,
-            parent: start,
-            stamp: gen,
-        };
-        self.heap
-            .push(key(h(q.start.0 as i64, q.start.1 as i64), 0.0), start);
+        self.g[start as usize] = 0.0;
+        self.parent[start as usize] = start;
+        self.stamp[start as usize] = gen;
+        let first = fkey(h(q.start.0 as i64, q.start.1 as i64));
+        self.heap.reset(first);
+        self.heap.push(first, start);
         let goal_cell = grid.at(q.goal.0, q.goal.1);
         let mut expanded = 0;
-        while let Some((_, state)) = self.heap.pop() {
+        while let Some(state) = self.heap.pop() {
             let s = state as usize;
-            // Already expanded (the closed flag is the stamp's top bit). An entry left behind
-            // by an improvement always leaves after the improved one, so this also drops it.
-            if self.slots[s].stamp == gen | CLOSED {
+            // Already expanded. An entry left behind by an improvement always leaves after the
+            // improved one, so this also drops it.
+            if self.stamp[s] == gen | CLOSED {
                 continue;
             }
-            self.slots[s].stamp = gen | CLOSED;
-            let g = self.slots[s].g;
-            let (cell, energy) = if energy_mode {
+            self.stamp[s] = gen | CLOSED;
+            let g = self.g[s];
+            let (cell, energy) = if ENERGY {
                 (s / layers, (s % layers) as u32)
             } else {
                 (s, 0)
             };
-            if energy_mode {
+            if ENERGY {
                 // Dominated: this cell was expanded before with at least this much energy.
                 if self.energy_seen[cell] == gen && self.best_energy[cell] >= energy {
                     continue;
@@ -331,26 +480,22 @@ impl Solver {
                     expanded,
                 };
             }
-            if energy_mode && energy == 0 {
+            if ENERGY && energy == 0 {
                 continue;
             }
             let x = (cell % grid.stride) as i64 - 1;
             let y = (cell / grid.stride) as i64 - 1;
-            for &(off, dx, dy) in &steps[..ndirs] {
-                let ncell = (cell as isize + off) as usize;
-                let kind = grid.cells[ncell];
-                if kind == 0 {
-                    continue;
-                }
-                let diag = dx != 0 && dy != 0;
-                if diag
-                    && (grid.cells[(cell as isize + dx as isize) as usize] == 0
-                        || grid.cells[(cell as isize + dy as isize * w) as usize] == 0)
-                {
-                    continue;
-                }
-                let n = if energy_mode {
-                    let ne = if kind == 2 { top } else { energy - 1 };
+            let mut mask = grid.steps[cell] & step_mask;
+            while mask != 0 {
+                let i = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let ncell = (cell as isize + offsets[i]) as usize;
+                let n = if ENERGY {
+                    let ne = if grid.cells[ncell] == 2 {
+                        top
+                    } else {
+                        energy - 1
+                    };
                     if self.energy_seen[ncell] == gen && self.best_energy[ncell] >= ne {
                         continue;
                     }
@@ -358,17 +503,16 @@ impl Solver {
                 } else {
                     ncell
                 };
-                let ng = g + if diag { diagonal } else { straight };
-                let slot = &mut self.slots[n];
-                if (slot.stamp & !CLOSED) == gen && (slot.g <= ng || slot.stamp & CLOSED != 0) {
+                let ng = g + if i < 4 { straight } else { diagonal };
+                let st = self.stamp[n];
+                if (st & !CLOSED) == gen && (st & CLOSED != 0 || self.g[n] <= ng) {
                     continue;
                 }
-                *slot = Slot {
-                    g: ng,
-                    parent: state,
-                    stamp: gen,
-                };
-                self.heap.push(key(ng + h(x + dx, y + dy), ng), n as u32);
+                self.g[n] = ng;
+                self.parent[n] = state;
+                self.stamp[n] = gen;
+                let (dx, dy) = STEPS[i];
+                self.heap.push(fkey(ng + h(x + dx, y + dy)), n as u32);
             }
         }
         Outcome {
@@ -382,14 +526,13 @@ impl Solver {
         loop {
             let cell = state as usize / layers;
             out.push((cell % grid.stride - 1, cell / grid.stride - 1));
-            let p = self.slots[state as usize].parent;
+            let p = self.parent[state as usize];
             if p == state {
                 break;
             }
             state = p;
         }
         out.reverse();
-        let _ = (grid.width, grid.height);
         out
     }
 }
