@@ -3,7 +3,8 @@
 
 mod common;
 
-use chariot::board::{Game, Position};
+use chariot::board::rules::{Outcome, Reason};
+use chariot::board::{Color, Game, Position};
 use chariot::search::score::{self, UciScore};
 use chariot::search::{Control, Limits, NullSink, SearchResult, Searcher};
 use std::sync::Arc;
@@ -91,6 +92,33 @@ fn perpetual_check_loses_for_the_checker() {
         "Black wins by Red's perpetual check"
     );
     assert_eq!(score::uci(r.score), UciScore::Mate(1));
+}
+
+#[test]
+fn perpetual_check_on_the_120th_ply_still_loses() {
+    // As above, but the third occurrence falls on the 120th ply without a capture: the referee
+    // judges the repetition before the 60-move rule, and so must the search (a game was once
+    // lost by perpetual check that the engine had scored as a 60-move draw).
+    let start: Position = "5k3/R8/9/5P3/9/9/9/9/9/3K5 w - - 112 1"
+        .parse()
+        .expect("valid");
+    let moves = ["a8a9", "f9f8", "a9a8", "f8f9", "a8a9", "f9f8", "a9a8"];
+    let game = Game::from_moves(start, &moves).expect("legal");
+    assert_eq!(game.position().halfmove_clock(), 119);
+    let r = search(&game, depth(4));
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("f8f9"));
+    assert_eq!(
+        r.score,
+        score::ban_win(1),
+        "Black wins by Red's perpetual check"
+    );
+    let mut done = game.clone();
+    done.play(r.best.expect("a move")).expect("legal");
+    assert_eq!(done.position().halfmove_clock(), 120);
+    assert_eq!(
+        done.outcome(400),
+        Some(Outcome::Win(Color::Black, Reason::PerpetualCheck))
+    );
 }
 
 #[test]

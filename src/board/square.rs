@@ -106,6 +106,18 @@ impl Square {
         }
     }
 
+    /// Chebyshev distance (king steps on an empty board without the palace).
+    #[inline(always)]
+    pub const fn distance(self, other: Square) -> u8 {
+        let df = self.file().abs_diff(other.file());
+        let dr = self.rank().abs_diff(other.rank());
+        if df > dr {
+            df
+        } else {
+            dr
+        }
+    }
+
     /// The same point seen from the other side (rank r → 9 − r).
     pub const fn flip_rank(self) -> Square {
         Square((9 - self.rank()) * 9 + self.file())

@@ -159,7 +159,13 @@ impl Searcher {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply as u32);
-        // Rules.
+        // Rules, in the referee's order (`board::rules`): a repetition verdict first (a
+        // perpetual check completed on the 120th ply still loses), then the 60-move rule.
+        let repeated = match self.repetition(ply) {
+            Ok(Some(v)) => return v,
+            Ok(None) => false,
+            Err(()) => true,
+        };
         if pos.halfmove_clock() >= 120 {
             return if pos.count_legal() > 0 {
                 DRAW
@@ -167,11 +173,6 @@ impl Searcher {
                 mated_in(ply as i32)
             };
         }
-        let repeated = match self.repetition(ply) {
-            Ok(Some(v)) => return v,
-            Ok(None) => false,
-            Err(()) => true,
-        };
         if bare(pos) {
             return DRAW;
         }
