@@ -1,10 +1,12 @@
 //! Static evaluation in centipawns from the side to move's point of view.
 //!
 //! Terms (each symmetric between the colours; tables are written from Red's side and mirrored
-//! for Black): material and piece-square tables; rook and horse mobility (a horse with a
-//! hobbled leg loses its jumps); cannons on the enemy king's file (the "empty cannon" with no
-//! screen, or a loaded central cannon with one); king safety as missing advisors and elephants
-//! weighed by the enemy's attacking pieces; side by side pawns across the river; a tempo bonus.
+//! for Black): material and piece-square tables; the king's place tapered by phase; rook and
+//! horse mobility (a horse with a
+//! hobbled leg loses its jumps); the palace shape against the enemy's cannons and rooks (the
+//! empty-headed cannon, the central cannon over a horse on the palace centre, the bottom cannon,
+//! advisors lost against two rooks); king safety as missing advisors and elephants weighed by the
+//! enemy's attacking pieces; side by side pawns across the river; a tempo bonus.
 
 use crate::board::{attacks, Bitboard, Color, PieceKind, Position, Square};
 use crate::search::score::EVAL_LIMIT;
@@ -87,22 +89,25 @@ const GUARD: Table = [
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
 ];
 
+/// The table of each kind, in `PieceKind` order.
+const TABLES: [Table; 7] = [[[0; 9]; 10], GUARD, GUARD, HORSE, ROOK, CANNON, PAWN];
+
+/// The king's place in its palace (files d–f, ranks 0–2 from its own side), in the middlegame:
+/// leaving the back rank with attackers about costs about half a horse.
 #[rustfmt::skip]
-const KING: Table = [
-    [0, 0, 0, 0, 5, 0, 0, 0, 0],
-    [0, 0, 0, -8, -5, -8, 0, 0, 0],
-    [0, 0, 0, -15, -15, -15, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+const KING_MIDGAME: [[i32; 3]; 3] = [
+    [-15, 0, -15],
+    [-50, -45, -50],
+    [-55, -55, -55],
 ];
 
-/// The table of each kind, in `PieceKind` order.
-const TABLES: [Table; 7] = [KING, GUARD, GUARD, HORSE, ROOK, CANNON, PAWN];
+/// The king's place in the endgame: the centre file and some height help it.
+#[rustfmt::skip]
+const KING_ENDGAME: [[i32; 3]; 3] = [
+    [-10, 0, -10],
+    [-6, 6, -6],
+    [0, 12, 0],
+];
 
 /// Piece-square value of `kind` of `color` on `sq`.
 #[inline]
@@ -142,7 +147,7 @@ pub struct Terms {
     pub placement: i32,
     /// Rook and horse mobility.
     pub mobility: i32,
-    /// Cannons aimed at the enemy king.
+    /// Palace shape against the enemy's cannons and rooks (a penalty).
     pub cannons: i32,
     /// Missing advisors and elephants against attackers.
     pub king_safety: i32,
@@ -191,6 +196,11 @@ fn dynamic_terms(pos: &Position, us: Color) -> Terms {
     let phase = midgame.min(66); // 66 = everything on the board
     t.material += pos.pieces(us, PieceKind::Cannon).count() as i32 * (phase - 33) * 60 / 66;
     t.material -= pos.pieces(us, PieceKind::Horse).count() as i32 * (phase - 33) * 60 / 66;
+    // The king's place, tapered: the middlegame weight falls off only when little is left.
+    let king = pos.king(us);
+    let (kr, kf) = (home_rank(us, king), king.file() as usize - 3);
+    let m = (2 * 66 - phase) * phase / 66;
+    t.placement += (KING_MIDGAME[kr][kf] * m + KING_ENDGAME[kr][kf] * (66 - m)) / 66;
     for sq in pos.pieces(us, PieceKind::Rook) {
         let moves = (pos.slides(sq).0 & !own).count() as i32;
         t.mobility += 3 * (moves - 6);
@@ -205,17 +215,7 @@ fn dynamic_terms(pos: &Position, us: Color) -> Terms {
         }
         t.mobility += 5 * (moves - 3) - if moves <= 1 { 15 } else { 0 };
     }
-    let king = pos.king(them);
-    for sq in pos.pieces(us, PieceKind::Cannon) {
-        if sq.file() == king.file() {
-            let between = between_on_file(sq, king) & occ;
-            t.cannons += match between.count() {
-                0 => 60,
-                1 => 20,
-                _ => 0,
-            };
-        }
-    }
+    t.cannons = -palace_threats(pos, us, phase);
     let attackers = 2 * pos.pieces(them, PieceKind::Rook).count() as i32
         + pos.pieces(them, PieceKind::Horse).count() as i32
         + pos.pieces(them, PieceKind::Cannon).count() as i32
@@ -234,19 +234,126 @@ fn dynamic_terms(pos: &Position, us: Color) -> Terms {
     t
 }
 
+/// How far `them` presses on `us`'s half, 0 to 8: two for each rook or horse and one for each
+/// cannon or pawn across the river, two for each spare piece (a rook counting two) beyond ours.
+fn pressure(pos: &Position, us: Color) -> i32 {
+    let them = !us;
+    let ours = own_half(us);
+    let across = |k: PieceKind| (pos.pieces(them, k) & ours).count() as i32;
+    let mut p = 2 * (across(PieceKind::Rook) + across(PieceKind::Horse))
+        + across(PieceKind::Cannon)
+        + across(PieceKind::Pawn);
+    let simple = |c: Color| {
+        2 * pos.pieces(c, PieceKind::Rook).count() as i32
+            + (pos.pieces(c, PieceKind::Horse) | pos.pieces(c, PieceKind::Cannon)).count() as i32
+    };
+    p += 2 * (simple(them) - simple(us)).max(0);
+    p.min(8)
+}
+
+/// `us`'s square at `file` and `rank` counted from its own back rank.
+fn home_square(us: Color, file: u8, rank: u8) -> Square {
+    let r = if us == Color::Red { rank } else { 9 - rank };
+    Square::new(file, r).expect("on the board")
+}
+
+/// Rank of `sq` counted from `us`'s back rank.
+fn home_rank(us: Color, sq: Square) -> usize {
+    if us == Color::Red {
+        sq.rank() as usize
+    } else {
+        9 - sq.rank() as usize
+    }
+}
+
+/// Pieces strictly between `sq` and `king` on the king's file.
+fn screens(pos: &Position, sq: Square, king: Square) -> u32 {
+    let (lo, hi) = (sq.rank().min(king.rank()), sq.rank().max(king.rank()));
+    let between = ((1usize << hi) - 1) & !((1usize << (lo + 1)) - 1);
+    (pos.file_occupancy(king.file()) & between).count_ones()
+}
+
+/// Threat of an empty-headed cannon (nothing between it and the king), by the cannon's rank
+/// from the defender's back rank.
+const HOLLOW_THREAT: [i32; 10] = [0, 0, 0, 240, 260, 280, 300, 320, 320, 320];
+/// Threat of a central cannon over two screens, one of them a horse on the palace centre, by
+/// the cannon's rank from the defender's back rank.
+const CENTRAL_THREAT: [i32; 10] = [0, 0, 0, 200, 180, 160, 140, 120, 120, 120];
+/// Threat of a cannon on the defender's back rank with a clear line to the king, by file.
+const BOTTOM_THREAT: [i32; 9] = [160, 120, 0, 0, 0, 0, 0, 120, 160];
+/// Cost of a missing advisor against two rooks at full pressure.
+const ADVISOR_LEAKAGE: i32 = 320;
+
+/// Penalty for the shape of `us`'s palace against the enemy's cannons and rooks, as the classic
+/// engines judge it: with the king at home and both advisors, advisors on the back rank fear the
+/// empty-headed cannon and a cannon two screens away with a horse on the palace centre (one move
+/// from a pin); an advisor on the palace centre leaves a corner open to the bottom cannon, and a
+/// central cannon two screens away then pins it.
+/// Without both advisors the palace leaks against two rooks.
+fn palace_threats(pos: &Position, us: Color, phase: i32) -> i32 {
+    let them = !us;
+    let king = pos.king(us);
+    let advisors = pos.pieces(us, PieceKind::Advisor);
+    if advisors.count() < 2 {
+        return if pos.pieces(them, PieceKind::Rook).count() >= 2 {
+            ADVISOR_LEAKAGE * pressure(pos, us) / 8
+        } else {
+            0
+        };
+    }
+    if king != home_square(us, 4, 0) {
+        return if king == home_square(us, 4, 1) { 80 } else { 0 };
+    }
+    let (left, right, centre) = (
+        home_square(us, 3, 0),
+        home_square(us, 5, 0),
+        home_square(us, 4, 1),
+    );
+    let cannons = pos.pieces(them, PieceKind::Cannon);
+    let mut penalty = 0;
+    if advisors.has(left) && advisors.has(right) {
+        // Quadratic phase as the classic engines use it: the middlegame lasts long.
+        let m = (2 * 66 - phase) * phase / 66;
+        let horse_on_centre = pos.pieces(us, PieceKind::Horse).has(centre);
+        for sq in cannons.into_iter().filter(|s| s.file() == 4) {
+            let r = home_rank(us, sq);
+            match screens(pos, sq, king) {
+                0 => penalty += HOLLOW_THREAT[r] * (m + 66) / 132,
+                2 if horse_on_centre => penalty += CENTRAL_THREAT[r],
+                _ => {}
+            }
+        }
+    } else if advisors.has(centre) {
+        let open_corner = if advisors.has(left) { right } else { left };
+        let p = pressure(pos, us);
+        for sq in cannons {
+            if sq.file() == 4 {
+                // Two screens, one of them the advisor: the cannon pins the palace centre.
+                if screens(pos, sq, king) == 2 {
+                    penalty += CENTRAL_THREAT[home_rank(us, sq)] / 4;
+                    if pos.is_attacked(open_corner, them) {
+                        penalty += 80;
+                    }
+                    // A rook guarding the king along the back rank is tied to it.
+                    for rook in pos.pieces(us, PieceKind::Rook) {
+                        if home_rank(us, rook) == 0 && pos.slides(rook).0.has(king) {
+                            penalty += 320;
+                        }
+                    }
+                }
+            } else if home_rank(us, sq) == 0 && pos.slides(sq).0.has(king) {
+                penalty += BOTTOM_THREAT[sq.file() as usize] * p / 8;
+            }
+        }
+    }
+    penalty
+}
+
 fn own_half(c: Color) -> Bitboard {
     match c {
         Color::Red => Bitboard((1u128 << 45) - 1),
         Color::Black => Bitboard::ALL & !Bitboard((1u128 << 45) - 1),
     }
-}
-
-/// Squares strictly between two squares of one file.
-fn between_on_file(a: Square, b: Square) -> Bitboard {
-    let (lo, hi) = (a.rank().min(b.rank()), a.rank().max(b.rank()));
-    (lo + 1..hi)
-        .filter_map(|r| Square::new(a.file(), r))
-        .collect()
 }
 
 /// Evaluation from the side to move's point of view.
@@ -329,6 +436,30 @@ mod tests {
                 pos = pos.play(moves.get(rng.random_range(0..moves.len())));
             }
         }
+    }
+
+    #[test]
+    fn palace_shape() {
+        let black_palace = |fen: &str| terms(&fen.parse().unwrap(), Color::Black).cannons;
+        // An empty-headed central cannon costs the defender more than a screened one.
+        let hollow = "rnbakabnr/9/1c5c1/p1p3p1p/9/9/P1P3P1P/1C2C4/9/RNBAKABNR w";
+        let screened = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w";
+        assert!(black_palace(hollow) <= -200, "{}", black_palace(hollow));
+        assert_eq!(black_palace(screened), 0);
+        let red: Position = hollow.parse().unwrap();
+        assert_eq!(terms(&red, Color::Red).cannons, 0);
+        // A central cannon over a horse on the palace centre.
+        let pinned_horse = "r1bakabr1/4n4/1c5c1/p1p1p1p1p/9/9/P1P3P1P/1C2C4/9/RNBAKABNR w";
+        assert!(black_palace(pinned_horse) < 0);
+        // Advisor at the palace centre: a cannon on the back rank with a clear line to the
+        // king, under pressure from rooks across the river.
+        let bottom = "3ak3C/4a4/9/9/2R1R4/9/9/9/9/4K4 w";
+        let covered = "3akrn1C/4a4/9/9/2R1R4/9/9/9/9/4K4 w";
+        assert!(black_palace(bottom) < 0);
+        assert_eq!(black_palace(covered), 0);
+        // A lost advisor against two rooks leaks.
+        let leak = "4k4/4a4/9/9/2R1R4/9/9/9/9/4K4 w";
+        assert!(black_palace(leak) < 0);
     }
 
     #[test]
