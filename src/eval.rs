@@ -2,11 +2,11 @@
 //!
 //! Terms (each symmetric between the colours; tables are written from Red's side and mirrored
 //! for Black): material and piece-square tables; the king's place tapered by phase; rook and
-//! horse mobility (a horse with a
-//! hobbled leg loses its jumps); the palace shape against the enemy's cannons and rooks (the
-//! empty-headed cannon, the central cannon over a horse on the palace centre, the bottom cannon,
-//! advisors lost against two rooks); king safety as missing advisors and elephants weighed by the
-//! enemy's attacking pieces; side by side pawns across the river; a tempo bonus.
+//! horse mobility (a horse with a hobbled leg loses its jumps); the palace shape against the
+//! enemy's cannons and rooks (the empty-headed cannon, a central cannon two screens away with a
+//! horse on the palace centre, the bottom cannon, advisors lost against two rooks); king safety
+//! as missing advisors and elephants weighed by the enemy's attacking pieces; side by side pawns
+//! across the river; a tempo bonus.
 
 use crate::board::{attacks, Bitboard, Color, PieceKind, Position, Square};
 use crate::search::score::EVAL_LIMIT;
