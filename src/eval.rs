@@ -112,11 +112,7 @@ const KING_ENDGAME: [[i32; 3]; 3] = [
 /// Piece-square value of `kind` of `color` on `sq`.
 #[inline]
 fn pst(kind: PieceKind, color: Color, sq: Square) -> i32 {
-    let s = if color == Color::Red {
-        sq
-    } else {
-        sq.flip_rank()
-    };
+    let s = sq.relative(color);
     TABLES[kind.index()][s.rank() as usize][s.file() as usize]
 }
 
@@ -148,7 +144,7 @@ pub struct Terms {
     /// Rook and horse mobility.
     pub mobility: i32,
     /// Palace shape against the enemy's cannons and rooks (a penalty).
-    pub cannons: i32,
+    pub palace: i32,
     /// Missing advisors and elephants against attackers.
     pub king_safety: i32,
     /// Pawns across the river side by side.
@@ -157,12 +153,7 @@ pub struct Terms {
 
 impl Terms {
     fn total(&self) -> i32 {
-        self.material
-            + self.placement
-            + self.mobility
-            + self.cannons
-            + self.king_safety
-            + self.pawns
+        self.material + self.placement + self.mobility + self.palace + self.king_safety + self.pawns
     }
 }
 
@@ -196,10 +187,11 @@ fn dynamic_terms(pos: &Position, us: Color) -> Terms {
     let phase = midgame.min(66); // 66 = everything on the board
     t.material += pos.pieces(us, PieceKind::Cannon).count() as i32 * (phase - 33) * 60 / 66;
     t.material -= pos.pieces(us, PieceKind::Horse).count() as i32 * (phase - 33) * 60 / 66;
-    // The king's place, tapered: the middlegame weight falls off only when little is left.
-    let king = pos.king(us);
-    let (kr, kf) = (home_rank(us, king), king.file() as usize - 3);
+    // Middlegame weight for the king's terms, 0 to 66, on the quadratic curve the classic
+    // engines use: it falls off only when little is left.
     let m = (2 * 66 - phase) * phase / 66;
+    let king = pos.king(us).relative(us);
+    let (kr, kf) = (king.rank() as usize, king.file() as usize - 3);
     t.placement += (KING_MIDGAME[kr][kf] * m + KING_ENDGAME[kr][kf] * (66 - m)) / 66;
     for sq in pos.pieces(us, PieceKind::Rook) {
         let moves = (pos.slides(sq).0 & !own).count() as i32;
@@ -215,7 +207,7 @@ fn dynamic_terms(pos: &Position, us: Color) -> Terms {
         }
         t.mobility += 5 * (moves - 3) - if moves <= 1 { 15 } else { 0 };
     }
-    t.cannons = -palace_threats(pos, us, phase);
+    t.palace = -palace_threats(pos, us, m);
     let attackers = 2 * pos.pieces(them, PieceKind::Rook).count() as i32
         + pos.pieces(them, PieceKind::Horse).count() as i32
         + pos.pieces(them, PieceKind::Cannon).count() as i32
@@ -253,17 +245,12 @@ fn pressure(pos: &Position, us: Color) -> i32 {
 
 /// `us`'s square at `file` and `rank` counted from its own back rank.
 fn home_square(us: Color, file: u8, rank: u8) -> Square {
-    let r = if us == Color::Red { rank } else { 9 - rank };
-    Square::new(file, r).expect("on the board")
+    Square::new(file, rank).expect("on the board").relative(us)
 }
 
 /// Rank of `sq` counted from `us`'s back rank.
 fn home_rank(us: Color, sq: Square) -> usize {
-    if us == Color::Red {
-        sq.rank() as usize
-    } else {
-        9 - sq.rank() as usize
-    }
+    sq.relative(us).rank() as usize
 }
 
 /// Pieces strictly between `sq` and `king` on the king's file.
@@ -289,8 +276,9 @@ const ADVISOR_LEAKAGE: i32 = 320;
 /// empty-headed cannon and a cannon two screens away with a horse on the palace centre (one move
 /// from a pin); an advisor on the palace centre leaves a corner open to the bottom cannon, and a
 /// central cannon two screens away then pins it.
-/// Without both advisors the palace leaks against two rooks.
-fn palace_threats(pos: &Position, us: Color, phase: i32) -> i32 {
+/// Without both advisors the palace leaks against two rooks. `m` is the middlegame weight
+/// (0 to 66).
+fn palace_threats(pos: &Position, us: Color, m: i32) -> i32 {
     let them = !us;
     let king = pos.king(us);
     let advisors = pos.pieces(us, PieceKind::Advisor);
@@ -312,8 +300,6 @@ fn palace_threats(pos: &Position, us: Color, phase: i32) -> i32 {
     let cannons = pos.pieces(them, PieceKind::Cannon);
     let mut penalty = 0;
     if advisors.has(left) && advisors.has(right) {
-        // Quadratic phase as the classic engines use it: the middlegame lasts long.
-        let m = (2 * 66 - phase) * phase / 66;
         let horse_on_centre = pos.pieces(us, PieceKind::Horse).has(centre);
         for sq in cannons.into_iter().filter(|s| s.file() == 4) {
             let r = home_rank(us, sq);
@@ -325,7 +311,6 @@ fn palace_threats(pos: &Position, us: Color, phase: i32) -> i32 {
         }
     } else if advisors.has(centre) {
         let open_corner = if advisors.has(left) { right } else { left };
-        let p = pressure(pos, us);
         for sq in cannons {
             if sq.file() == 4 {
                 // Two screens, one of them the advisor: the cannon pins the palace centre.
@@ -342,7 +327,7 @@ fn palace_threats(pos: &Position, us: Color, phase: i32) -> i32 {
                     }
                 }
             } else if home_rank(us, sq) == 0 && pos.slides(sq).0.has(king) {
-                penalty += BOTTOM_THREAT[sq.file() as usize] * p / 8;
+                penalty += BOTTOM_THREAT[sq.file() as usize] * pressure(pos, us) / 8;
             }
         }
     }
@@ -397,7 +382,7 @@ pub fn breakdown(pos: &Position) -> String {
         ("material", r.material, b.material),
         ("placement", r.placement, b.placement),
         ("mobility", r.mobility, b.mobility),
-        ("cannons", r.cannons, b.cannons),
+        ("palace", r.palace, b.palace),
         ("king safety", r.king_safety, b.king_safety),
         ("pawns", r.pawns, b.pawns),
         ("total", r.total(), b.total()),
@@ -440,14 +425,14 @@ mod tests {
 
     #[test]
     fn palace_shape() {
-        let black_palace = |fen: &str| terms(&fen.parse().unwrap(), Color::Black).cannons;
+        let black_palace = |fen: &str| terms(&fen.parse().unwrap(), Color::Black).palace;
         // An empty-headed central cannon costs the defender more than a screened one.
         let hollow = "rnbakabnr/9/1c5c1/p1p3p1p/9/9/P1P3P1P/1C2C4/9/RNBAKABNR w";
         let screened = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w";
         assert!(black_palace(hollow) <= -200, "{}", black_palace(hollow));
         assert_eq!(black_palace(screened), 0);
         let red: Position = hollow.parse().unwrap();
-        assert_eq!(terms(&red, Color::Red).cannons, 0);
+        assert_eq!(terms(&red, Color::Red).palace, 0);
         // A central cannon over a horse on the palace centre.
         let pinned_horse = "r1bakabr1/4n4/1c5c1/p1p1p1p1p/9/9/P1P3P1P/1C2C4/9/RNBAKABNR w";
         assert!(black_palace(pinned_horse) < 0);

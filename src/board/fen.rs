@@ -80,7 +80,7 @@ impl std::error::Error for FenError {}
 fn reachable(p: Piece, sq: Square) -> bool {
     let c = p.color();
     // View every square from Red's side.
-    let s = if c == Color::Red { sq } else { sq.flip_rank() };
+    let s = sq.relative(c);
     let (f, r) = (s.file(), s.rank());
     match p.kind() {
         PieceKind::King => s.in_palace(Color::Red),

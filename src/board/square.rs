@@ -123,6 +123,16 @@ impl Square {
         Square((9 - self.rank()) * 9 + self.file())
     }
 
+    /// The square as `color` sees it: itself for Red, rank-flipped for Black (rank 0 is then
+    /// `color`'s back rank). Its own inverse.
+    #[inline(always)]
+    pub const fn relative(self, color: Color) -> Square {
+        match color {
+            Color::Red => self,
+            Color::Black => self.flip_rank(),
+        }
+    }
+
     /// Whether the square is on `color`'s half of the board (Red: ranks 0–4).
     #[inline(always)]
     pub const fn on_own_side(self, color: Color) -> bool {
