@@ -14,9 +14,6 @@ use crate::search::score::EVAL_LIMIT;
 /// Material value of each kind in centipawns (king 0).
 pub const VALUES: [i32; 7] = [0, 120, 120, 420, 950, 430, 60];
 
-/// Bonus for the side to move.
-const TEMPO: i32 = 10;
-
 type Table = [[i32; 9]; 10];
 
 #[rustfmt::skip]
@@ -76,7 +73,21 @@ const CANNON: Table = [
 ];
 
 #[rustfmt::skip]
-const GUARD: Table = [
+const ADVISOR: Table = [
+    [0, 0, 0, 0, 5, 0, 0, 0, 0],
+    [0, 0, 0, 0, 3, 0, 0, 0, 0],
+    [-2, 0, 0, -1, 3, -1, 0, 0, -2],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, -2, 0, 0, 0, -2, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0],
+];
+
+#[rustfmt::skip]
+const ELEPHANT: Table = [
     [0, 0, 0, 0, 5, 0, 0, 0, 0],
     [0, 0, 0, 0, 3, 0, 0, 0, 0],
     [-2, 0, 0, -1, 3, -1, 0, 0, -2],
@@ -90,7 +101,7 @@ const GUARD: Table = [
 ];
 
 /// The table of each kind, in `PieceKind` order.
-const TABLES: [Table; 7] = [[[0; 9]; 10], GUARD, GUARD, HORSE, ROOK, CANNON, PAWN];
+const TABLES: [Table; 7] = [[[0; 9]; 10], ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN];
 
 /// The king's place in its palace (files d–f, ranks 0–2 from its own side), in the middlegame:
 /// leaving the back rank with attackers about costs about half a horse.
@@ -108,6 +119,12 @@ const KING_ENDGAME: [[i32; 3]; 3] = [
     [-6, 6, -6],
     [0, 12, 0],
 ];
+
+/// The king tables by rank as (side file, centre file): middlegame, endgame (for the tuner).
+pub fn king_tables() -> ([[i32; 2]; 3], [[i32; 2]; 3]) {
+    let fold = |t: [[i32; 3]; 3]| t.map(|row| [row[0], row[1]]);
+    (fold(KING_MIDGAME), fold(KING_ENDGAME))
+}
 
 /// Piece-square value of `kind` of `color` on `sq`.
 #[inline]
@@ -169,33 +186,94 @@ pub fn terms(pos: &Position, us: Color) -> Terms {
     t
 }
 
-/// The terms of `us` apart from the fixed material and piece-square values (which
-/// `Position::psq` keeps).
+/// Weights of the counted terms (`Counts`); `chariot tune` fits them with the tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Per rook move beyond six.
+    pub rook_mobility: i32,
+    /// Per horse jump beyond three.
+    pub horse_mobility: i32,
+    /// Per horse with at most one jump.
+    pub horse_trapped: i32,
+    /// Per cannon, times (phase - 33) / 66: cannons need screens.
+    pub cannon_phase: i32,
+    /// Per horse, times (phase - 33) / 66: horses like an open board.
+    pub horse_phase: i32,
+    /// Per missing advisor, times the enemy's attackers.
+    pub advisor_shield: i32,
+    /// Per missing elephant, times the enemy's attackers.
+    pub elephant_shield: i32,
+    /// Per pair of side-by-side pawns across the river.
+    pub pawn_pair: i32,
+    /// For the side to move.
+    pub tempo: i32,
+}
+
+/// The weights in use.
+pub const WEIGHTS: Weights = Weights {
+    rook_mobility: 3,
+    horse_mobility: 5,
+    horse_trapped: -15,
+    cannon_phase: 60,
+    horse_phase: -60,
+    advisor_shield: -6,
+    elephant_shield: -4,
+    pawn_pair: 12,
+    tempo: 10,
+};
+
+/// What the evaluation counts for one colour beyond material and piece-square values; the
+/// evaluation weighs it with `WEIGHTS`, the tuner reads it as features.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Counts {
+    /// Material on the board, 0 (bare) to 66 (everything).
+    pub phase: i32,
+    /// Middlegame weight for the king's terms, 0 to 66, on the quadratic curve the classic
+    /// engines use: it falls off only when little is left.
+    pub midgame: i32,
+    /// Cannons.
+    pub cannons: i32,
+    /// Horses.
+    pub horses: i32,
+    /// The king's rank from its back rank and file within the palace (0 to 2).
+    pub king: (usize, usize),
+    /// Sum over rooks of moves minus six.
+    pub rook_moves: i32,
+    /// Sum over horses of jumps minus three.
+    pub horse_moves: i32,
+    /// Horses with at most one jump.
+    pub horses_trapped: i32,
+    /// Palace-shape penalty (`palace_threats`).
+    pub palace: i32,
+    /// Missing advisors times the enemy's attackers.
+    pub advisor_gaps: i32,
+    /// Missing elephants times the enemy's attackers.
+    pub elephant_gaps: i32,
+    /// Side-by-side pawn pairs across the river.
+    pub pawn_pairs: i32,
+}
+
+/// The counts of `us`.
 #[inline(always)]
-fn dynamic_terms(pos: &Position, us: Color) -> Terms {
+pub fn counts(pos: &Position, us: Color) -> Counts {
     let them = !us;
     let own = pos.color_bb(us);
     let occ = pos.occupied();
-    let mut t = Terms::default();
-    // Cannons need screens: worth more with many pieces, horses more in the endgame.
+    let mut c = Counts::default();
     let midgame = 6 * pos.kind_bb(PieceKind::Rook).count() as i32
         + 3 * (pos.kind_bb(PieceKind::Horse) | pos.kind_bb(PieceKind::Cannon)).count() as i32
         + (pos.kind_bb(PieceKind::Advisor)
             | pos.kind_bb(PieceKind::Elephant)
             | pos.kind_bb(PieceKind::Pawn))
         .count() as i32;
-    let phase = midgame.min(66); // 66 = everything on the board
-    t.material += pos.pieces(us, PieceKind::Cannon).count() as i32 * (phase - 33) * 60 / 66;
-    t.material -= pos.pieces(us, PieceKind::Horse).count() as i32 * (phase - 33) * 60 / 66;
-    // Middlegame weight for the king's terms, 0 to 66, on the quadratic curve the classic
-    // engines use: it falls off only when little is left.
-    let m = (2 * 66 - phase) * phase / 66;
+    c.phase = midgame.min(66);
+    c.midgame = (2 * 66 - c.phase) * c.phase / 66;
+    c.cannons = pos.pieces(us, PieceKind::Cannon).count() as i32;
+    c.horses = pos.pieces(us, PieceKind::Horse).count() as i32;
     let king = pos.king(us).relative(us);
-    let (kr, kf) = (king.rank() as usize, king.file() as usize - 3);
-    t.placement += (KING_MIDGAME[kr][kf] * m + KING_ENDGAME[kr][kf] * (66 - m)) / 66;
+    c.king = (king.rank() as usize, king.file() as usize - 3);
     for sq in pos.pieces(us, PieceKind::Rook) {
-        let moves = (pos.slides(sq).0 & !own).count() as i32;
-        t.mobility += 3 * (moves - 6);
+        c.rook_moves += (pos.slides(sq).0 & !own).count() as i32 - 6;
     }
     for sq in pos.pieces(us, PieceKind::Horse) {
         let mut moves = 0;
@@ -205,25 +283,49 @@ fn dynamic_terms(pos: &Position, us: Color) -> Terms {
                 moves += (attacks::HORSE_TARGETS[sq.index() * 4 + d] & !own).count() as i32;
             }
         }
-        t.mobility += 5 * (moves - 3) - if moves <= 1 { 15 } else { 0 };
+        c.horse_moves += moves - 3;
+        c.horses_trapped += i32::from(moves <= 1);
     }
-    t.palace = -palace_threats(pos, us, m);
+    c.palace = palace_threats(pos, us, c.midgame);
     let attackers = 2 * pos.pieces(them, PieceKind::Rook).count() as i32
         + pos.pieces(them, PieceKind::Horse).count() as i32
         + pos.pieces(them, PieceKind::Cannon).count() as i32
         + (pos.pieces(them, PieceKind::Pawn) & own_half(us)).count() as i32;
-    let missing_advisors = 2 - pos.pieces(us, PieceKind::Advisor).count() as i32;
-    let missing_elephants = 2 - pos.pieces(us, PieceKind::Elephant).count() as i32;
-    t.king_safety = -(missing_advisors * 6 + missing_elephants * 4) * attackers;
+    c.advisor_gaps = (2 - pos.pieces(us, PieceKind::Advisor).count() as i32) * attackers;
+    c.elephant_gaps = (2 - pos.pieces(us, PieceKind::Elephant).count() as i32) * attackers;
     let crossed = pos.pieces(us, PieceKind::Pawn) & !own_half(us);
     for sq in crossed {
-        if let Some(right) = sq.offset(1, 0) {
-            if crossed.has(right) {
-                t.pawns += 12;
-            }
+        if sq.offset(1, 0).is_some_and(|right| crossed.has(right)) {
+            c.pawn_pairs += 1;
         }
     }
-    t
+    c
+}
+
+/// The king's place in the palace, tapered between the middlegame and endgame tables.
+#[inline(always)]
+fn king_place(c: &Counts) -> i32 {
+    let (r, f) = c.king;
+    (KING_MIDGAME[r][f] * c.midgame + KING_ENDGAME[r][f] * (66 - c.midgame)) / 66
+}
+
+/// The terms of `us` apart from the fixed material and piece-square values (which
+/// `Position::psq` keeps).
+#[inline(always)]
+fn dynamic_terms(pos: &Position, us: Color) -> Terms {
+    let c = counts(pos, us);
+    let w = &WEIGHTS;
+    Terms {
+        material: c.cannons * (c.phase - 33) * w.cannon_phase / 66
+            + c.horses * (c.phase - 33) * w.horse_phase / 66,
+        placement: king_place(&c),
+        mobility: w.rook_mobility * c.rook_moves
+            + w.horse_mobility * c.horse_moves
+            + w.horse_trapped * c.horses_trapped,
+        palace: -c.palace,
+        king_safety: w.advisor_shield * c.advisor_gaps + w.elephant_shield * c.elephant_gaps,
+        pawns: w.pawn_pair * c.pawn_pairs,
+    }
 }
 
 /// How far `them` presses on `us`'s half, 0 to 8: two for each rook or horse and one for each
@@ -370,7 +472,7 @@ fn evaluate_portable(pos: &Position) -> i32 {
     } else {
         -red
     };
-    (v + TEMPO).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    (v + WEIGHTS.tempo).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 /// A readable breakdown of the evaluation (for the `eval` command).
@@ -457,7 +559,7 @@ mod tests {
             let flipped: Position = flip(&p).parse().unwrap();
             assert_eq!(evaluate(&p), evaluate(&flipped), "{fen}");
         }
-        assert_eq!(evaluate(&Position::startpos()), TEMPO);
+        assert_eq!(evaluate(&Position::startpos()), WEIGHTS.tempo);
     }
 
     /// The colour-swapped position (board turned, colours exchanged, other side to move).

@@ -37,6 +37,9 @@ enum Command {
     /// Play games between two engines (default: this program against itself).
     #[command(args_override_self = true)]
     Match(Box<chariot::tools::matchrunner::MatchArgs>),
+    /// Fit the evaluation's tables and weights to the results of recorded games (prints Rust
+    /// constants for `eval.rs`; progress on stderr with RUST_LOG=info).
+    Tune(chariot::tools::tune::TuneArgs),
     /// Search the bench positions to a fixed depth; last line `<nodes> nodes <nps> nps`.
     Bench {
         /// Depth (default 8).
@@ -65,6 +68,16 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => match chariot::tools::matchrunner::run(&args) {
             0 => ExitCode::SUCCESS,
             c => ExitCode::from(c as u8),
+        },
+        Some(Command::Tune(args)) => match chariot::tools::tune::run(&args) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
         },
         Some(Command::Bench { depth }) => {
             match chariot::tools::bench::run(depth, &mut std::io::stdout()) {

@@ -1,5 +1,6 @@
-//! Command-line tools built on the library: perft (and later bench, match).
+//! Command-line tools built on the library: perft, bench, match, tune.
 
 pub mod bench;
 pub mod matchrunner;
 pub mod perft;
+pub mod tune;

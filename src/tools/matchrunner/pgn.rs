@@ -111,6 +111,8 @@ pub struct Parsed {
     pub game: Game,
     /// The result token at the end of the movetext (empty if none).
     pub result: String,
+    /// The first comment after each move, if any (the engines' score, depth and time).
+    pub comments: Vec<Option<String>>,
 }
 
 impl Parsed {
@@ -145,10 +147,12 @@ fn parse_tag(inner: &str) -> Option<(String, String)> {
     Some((k.to_string(), out))
 }
 
-/// Splits movetext into tokens, dropping comments (`{…}`, `;…`), variations and NAGs.
+/// Splits movetext into tokens, dropping `;` comments and variations; a `{…}` comment becomes
+/// one token starting with `{`.
 fn tokens(movetext: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut word = String::new();
+    let mut comment = String::new();
     let (mut brace, mut paren, mut semicolon) = (false, 0usize, false);
     let flush = |word: &mut String, out: &mut Vec<String>| {
         if !word.is_empty() {
@@ -161,7 +165,15 @@ fn tokens(movetext: &str) -> Vec<String> {
             continue;
         }
         if brace {
-            brace = c != '}';
+            if c == '}' {
+                brace = false;
+                if paren == 0 {
+                    out.push(format!("{{{}", comment.trim()));
+                }
+                comment.clear();
+            } else {
+                comment.push(if c.is_whitespace() { ' ' } else { c });
+            }
             continue;
         }
         match c {
@@ -190,7 +202,10 @@ fn tokens(movetext: &str) -> Vec<String> {
     out
 }
 
-fn replay(tags: &[(String, String)], movetext: &str) -> Result<(Game, String), String> {
+/// A replayed game: the game, its result token and the comment after each move.
+type Replayed = (Game, String, Vec<Option<String>>);
+
+fn replay(tags: &[(String, String)], movetext: &str) -> Result<Replayed, String> {
     let round = tags
         .iter()
         .find(|(k, _)| k == "Round")
@@ -206,7 +221,14 @@ fn replay(tags: &[(String, String)], movetext: &str) -> Result<(Game, String), S
         .map_err(|e| format!("round {round}: bad FEN tag: {e}"))?;
     let mut game = Game::new(start);
     let mut result = String::new();
+    let mut comments: Vec<Option<String>> = Vec::new();
     for tok in tokens(movetext) {
+        if let Some(text) = tok.strip_prefix('{') {
+            if let Some(last @ None) = comments.last_mut() {
+                *last = Some(text.to_string());
+            }
+            continue;
+        }
         if ["1-0", "0-1", "1/2-1/2", "*"].contains(&tok.as_str()) {
             result = tok;
             continue;
@@ -229,8 +251,9 @@ fn replay(tags: &[(String, String)], movetext: &str) -> Result<(Game, String), S
             .parse_move(&text)
             .map_err(|e| format!("round {round}, ply {}: {e}", game.moves().len() + 1))?;
         game.play(m).map_err(|e| format!("round {round}: {e}"))?;
+        comments.push(None);
     }
-    Ok((game, result))
+    Ok((game, result, comments))
 }
 
 /// Reads every game of a PGN text, replaying and checking the moves.
@@ -242,11 +265,12 @@ pub fn read(text: &str) -> Result<Vec<Parsed>, String> {
         if tags.is_empty() && movetext.trim().is_empty() {
             return Ok::<(), String>(());
         }
-        let (game, result) = replay(tags, movetext)?;
+        let (game, result, comments) = replay(tags, movetext)?;
         out.push(Parsed {
             tags: std::mem::take(tags),
             game,
             result,
+            comments,
         });
         movetext.clear();
         Ok(())
@@ -313,6 +337,12 @@ mod tests {
         assert_eq!(games[0].game.moves().len(), 40);
         assert_eq!(games[0].result, "1/2-1/2");
         assert_eq!(games[0].tag("Termination"), Some("threefold repetition"));
+        // Comments come back with their moves (a comment wrapped over lines joined again);
+        // the termination comment after the last move's own comment is not taken for it.
+        assert_eq!(games[0].comments.len(), 40);
+        assert_eq!(games[0].comments[0], None);
+        assert_eq!(games[0].comments[7].as_deref(), Some("+0.7/5 0.10s"));
+        assert_eq!(games[0].comments[39].as_deref(), Some("+0.39/5 0.10s"));
         assert_eq!(games[1].game.moves().len(), 2);
         assert_eq!(games[1].game.position().side_to_move(), Color::Black);
     }
@@ -325,6 +355,7 @@ mod tests {
         assert_eq!(g[0].red(), Some("R"));
         assert_eq!(g[0].game.moves().len(), 3);
         assert_eq!(g[0].result, "*");
+        assert_eq!(g[0].comments, [Some("c".to_string()), None, None]);
         let bad = "[Round \"7\"]\n\n1. h2e2 h2e2 1-0\n";
         assert!(read(bad).unwrap_err().contains("round 7, ply 2"));
         assert!(read("[FEN \"nonsense\"]\n\n*\n").is_err());

@@ -1,0 +1,447 @@
+//! `chariot tune`: fits the evaluation's piece-square tables, king tables and weights to
+//! recorded games (the "Texel" method). Every quiet position of the games (not in check,
+//! quiescence equal to the static evaluation) becomes a sample. Its target blends the game's
+//! result with the win probability of the score the player searched there (the PGN comment),
+//! mapped by the scale that predicts the results best: the score carries far more information
+//! per position than the result alone. The evaluation is linear in the fitted parameters, so
+//! the tool fits the scale K of the win probability 1 / (1 + 10^(-K e / 400)) first and then
+//! minimises the mean squared error against the targets with Adam. It prints the fitted values
+//! as Rust constants for `eval.rs`.
+
+use crate::board::{Color, Game, PieceKind, Position, Square};
+use crate::eval::{counts, evaluate, Counts, VALUES, WEIGHTS};
+use crate::search::Searcher;
+use crate::tools::matchrunner::pgn;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Arguments of `chariot tune`.
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// PGN files of finished games (as `chariot match --pgn` writes them).
+    #[arg(required = true)]
+    pub pgn: Vec<PathBuf>,
+    /// Passes of the optimiser over the samples.
+    #[arg(long, default_value_t = 400)]
+    pub epochs: usize,
+    /// Adam's step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    pub rate: f64,
+    /// Parameters seen in fewer samples than this keep their value.
+    #[arg(long, default_value_t = 300)]
+    pub min_count: usize,
+    /// Pull of each parameter towards its current value (L2 penalty per centipawn squared).
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
+    /// Weight of the game result in the target (the rest goes to the recorded search score).
+    #[arg(long, default_value_t = 0.5)]
+    pub result_weight: f64,
+}
+
+/// Kinds with a piece-square table, in the order of the parameters.
+const KINDS: [PieceKind; 6] = [
+    PieceKind::Advisor,
+    PieceKind::Elephant,
+    PieceKind::Horse,
+    PieceKind::Rook,
+    PieceKind::Cannon,
+    PieceKind::Pawn,
+];
+/// Parameters per table: ten ranks, five files (the board's halves mirror each other).
+const CELLS: usize = 50;
+/// First king parameter: middlegame then endgame, three ranks by (side, centre) file.
+const KING: usize = KINDS.len() * CELLS;
+/// First weight parameter.
+const WEIGHT: usize = KING + 12;
+/// Names of the weights, in parameter order.
+const WEIGHT_NAMES: [&str; 9] = [
+    "rook_mobility",
+    "horse_mobility",
+    "horse_trapped",
+    "cannon_phase",
+    "horse_phase",
+    "advisor_shield",
+    "elephant_shield",
+    "pawn_pair",
+    "tempo",
+];
+const PARAMS: usize = WEIGHT + WEIGHT_NAMES.len();
+
+/// One position: sparse features (Red's minus Black's), the part of the evaluation that is
+/// not fitted, Red's result, the recorded score for Red in centipawns (if any) and the target.
+struct Sample {
+    features: Vec<(u16, f32)>,
+    fixed: f32,
+    result: f32,
+    score: Option<f32>,
+    target: f32,
+    /// Held out (every tenth game): measures the fit, never fitted.
+    held: bool,
+}
+
+fn cell(sq: Square, color: Color) -> usize {
+    let s = sq.relative(color);
+    let f = s.file() as usize;
+    s.rank() as usize * 5 + f.min(8 - f)
+}
+
+fn king_cell(c: &Counts) -> usize {
+    let (r, f) = c.king;
+    r * 2 + usize::from(f == 1)
+}
+
+/// The parameters the evaluation uses now.
+fn current() -> Vec<f64> {
+    let mut p = vec![0.0; PARAMS];
+    for (i, kind) in KINDS.iter().enumerate() {
+        for rank in 0..10u8 {
+            for file in 0..5u8 {
+                let sq = Square::new(file, rank).expect("on the board");
+                p[i * CELLS + cell(sq, Color::Red)] =
+                    crate::eval::PSQ[kind.index()][sq.index()] as f64;
+            }
+        }
+    }
+    let (mid, end) = crate::eval::king_tables();
+    for r in 0..3 {
+        for f in 0..2 {
+            p[KING + r * 2 + f] = mid[r][f] as f64;
+            p[KING + 6 + r * 2 + f] = end[r][f] as f64;
+        }
+    }
+    let w = WEIGHTS;
+    let ws = [
+        w.rook_mobility,
+        w.horse_mobility,
+        w.horse_trapped,
+        w.cannon_phase,
+        w.horse_phase,
+        w.advisor_shield,
+        w.elephant_shield,
+        w.pawn_pair,
+        w.tempo,
+    ];
+    for (i, v) in ws.into_iter().enumerate() {
+        p[WEIGHT + i] = v as f64;
+    }
+    p
+}
+
+/// Features of `pos` (Red's view) and the fixed part of its evaluation.
+fn features(pos: &Position) -> (Vec<(u16, f32)>, f32) {
+    let mut dense = [0f32; PARAMS];
+    let mut fixed = 0.0;
+    for (color, sign) in [(Color::Red, 1.0), (Color::Black, -1.0)] {
+        for (i, kind) in KINDS.iter().enumerate() {
+            for sq in pos.pieces(color, *kind) {
+                dense[i * CELLS + cell(sq, color)] += sign;
+            }
+        }
+        let c = counts(pos, color);
+        let m = c.midgame as f32 / 66.0;
+        dense[KING + king_cell(&c)] += sign * m;
+        dense[KING + 6 + king_cell(&c)] += sign * (1.0 - m);
+        let phase = (c.phase - 33) as f32 / 66.0;
+        let ws = [
+            c.rook_moves as f32,
+            c.horse_moves as f32,
+            c.horses_trapped as f32,
+            c.cannons as f32 * phase,
+            c.horses as f32 * phase,
+            c.advisor_gaps as f32,
+            c.elephant_gaps as f32,
+            c.pawn_pairs as f32,
+            0.0,
+        ];
+        for (i, v) in ws.into_iter().enumerate() {
+            dense[WEIGHT + i] += sign * v;
+        }
+        fixed -= sign * c.palace as f32;
+    }
+    dense[WEIGHT + 8] = if pos.side_to_move() == Color::Red {
+        1.0
+    } else {
+        -1.0
+    };
+    let sparse = dense
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| **v != 0.0)
+        .map(|(i, v)| (i as u16, *v))
+        .collect();
+    (sparse, fixed)
+}
+
+fn linear(p: &[f64], s: &Sample) -> f64 {
+    s.fixed as f64
+        + s.features
+            .iter()
+            .map(|&(i, v)| p[i as usize] * v as f64)
+            .sum::<f64>()
+}
+
+fn sigmoid(k: f64, e: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
+}
+
+/// Mean squared error over the fitted samples, or over the held-out ones.
+fn loss(p: &[f64], k: f64, samples: &[Sample], held: bool) -> f64 {
+    let (sum, n) = samples
+        .iter()
+        .filter(|s| s.held == held)
+        .map(|s| (s.target as f64 - sigmoid(k, linear(p, s))).powi(2))
+        .fold((0.0, 0usize), |(a, n), e| (a + e, n + 1));
+    sum / n.max(1) as f64
+}
+
+/// Reads the games and keeps their quiet positions.
+fn load(args: &TuneArgs, out: &mut String) -> Result<Vec<Sample>, String> {
+    let mut searcher = Searcher::new(16);
+    let mut samples = Vec::new();
+    let (mut games, mut skipped) = (0, 0);
+    for path in &args.pgn {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        // Game by game, so that one unreadable game (say, the last one of a file still being
+        // written) costs only itself.
+        for chunk in text.split("\n[Event ").filter(|c| !c.trim().is_empty()) {
+            let chunk = if chunk.starts_with("[Event ") {
+                chunk.to_string()
+            } else {
+                format!("[Event {chunk}")
+            };
+            let Ok(parsed) = pgn::read(&chunk) else {
+                skipped += 1;
+                continue;
+            };
+            for g in parsed {
+                let result = match g.result.as_str() {
+                    "1-0" => 1.0,
+                    "0-1" => 0.0,
+                    "1/2-1/2" => 0.5,
+                    _ => {
+                        skipped += 1;
+                        continue;
+                    }
+                };
+                games += 1;
+                for (i, pos) in g.game.positions().iter().enumerate().skip(8) {
+                    if pos.in_check() {
+                        continue;
+                    }
+                    let score = g
+                        .comments
+                        .get(i)
+                        .and_then(|c| recorded_score(c.as_deref()?));
+                    let score = score.map(|v| {
+                        if pos.side_to_move() == Color::Red {
+                            v
+                        } else {
+                            -v
+                        }
+                    });
+                    let q = searcher.quiescence_score(&Game::new(pos.clone()));
+                    if q != evaluate(pos) {
+                        continue;
+                    }
+                    let (features, fixed) = features(pos);
+                    samples.push(Sample {
+                        features,
+                        fixed,
+                        result,
+                        score,
+                        target: result,
+                        held: games % 10 == 0,
+                    });
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "// {games} games ({skipped} skipped), {} quiet positions",
+        samples.len()
+    );
+    Ok(samples)
+}
+
+/// The score in centipawns at the start of a match comment (`+0.35/7 0.512s`).
+fn recorded_score(comment: &str) -> Option<f32> {
+    let word = comment.split(['/', ' ']).next()?;
+    let v: f32 = word.parse().ok()?;
+    Some((v * 100.0).clamp(-3000.0, 3000.0))
+}
+
+/// The minimiser of `f` over [0.05, 4] (golden-section search).
+fn golden(f: impl Fn(f64) -> f64) -> f64 {
+    let (mut a, mut b) = (0.05f64, 4.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let c = b - g * (b - a);
+        let d = a + g * (b - a);
+        if f(c) < f(d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+/// Runs the tuner; returns the report (Rust constants and the losses).
+pub fn run(args: &TuneArgs) -> Result<String, String> {
+    let mut out = String::new();
+    let samples = load(args, &mut out)?;
+    if samples.is_empty() {
+        return Err("no quiet positions in the games".into());
+    }
+    let mut samples = samples;
+    // The scale that best maps the recorded scores to the results, then the blended targets.
+    let scored: Vec<(f64, f64)> = samples
+        .iter()
+        .filter_map(|s| Some((s.score? as f64, s.result as f64)))
+        .collect();
+    if !scored.is_empty() {
+        let k_score = golden(|k| {
+            scored
+                .iter()
+                .map(|&(v, r)| (r - sigmoid(k, v)).powi(2))
+                .sum::<f64>()
+        });
+        let w = args.result_weight.clamp(0.0, 1.0);
+        for s in &mut samples {
+            if let Some(v) = s.score {
+                s.target = (w * s.result as f64 + (1.0 - w) * sigmoid(k_score, v as f64)) as f32;
+            }
+        }
+        let _ = writeln!(
+            out,
+            "// {} samples with a recorded score; its scale {k_score:.4}",
+            scored.len()
+        );
+    }
+    let mut p = current();
+    let k = golden(|k| loss(&p, k, &samples, false));
+    let before = (loss(&p, k, &samples, false), loss(&p, k, &samples, true));
+    let start = p.clone();
+    let mut seen = vec![0usize; PARAMS];
+    for s in &samples {
+        for &(i, _) in &s.features {
+            seen[i as usize] += 1;
+        }
+    }
+    let free: Vec<bool> = seen.iter().map(|&n| n >= args.min_count).collect();
+    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+    let mut m = vec![0.0; PARAMS];
+    let mut v = vec![0.0; PARAMS];
+    let n = samples.iter().filter(|s| !s.held).count().max(1) as f64;
+    let scale = k * std::f64::consts::LN_10 / 400.0;
+    for epoch in 1..=args.epochs {
+        let mut grad = vec![0.0; PARAMS];
+        for s in samples.iter().filter(|s| !s.held) {
+            let q = sigmoid(k, linear(&p, s));
+            let d = -2.0 * (s.result as f64 - q) * q * (1.0 - q) * scale / n;
+            for &(i, f) in &s.features {
+                grad[i as usize] += d * f as f64;
+            }
+        }
+        for i in 0..PARAMS {
+            if !free[i] {
+                continue;
+            }
+            grad[i] += 2.0 * args.l2 * (p[i] - start[i]);
+            m[i] = b1 * m[i] + (1.0 - b1) * grad[i];
+            v[i] = b2 * v[i] + (1.0 - b2) * grad[i] * grad[i];
+            let mh = m[i] / (1.0 - b1.powi(epoch as i32));
+            let vh = v[i] / (1.0 - b2.powi(epoch as i32));
+            p[i] -= args.rate * mh / (vh.sqrt() + eps);
+        }
+        if epoch % 50 == 0 {
+            log::info!(
+                "epoch {epoch}: loss {:.6}, held out {:.6}",
+                loss(&p, k, &samples, false),
+                loss(&p, k, &samples, true)
+            );
+        }
+    }
+    let after = (loss(&p, k, &samples, false), loss(&p, k, &samples, true));
+    let _ = writeln!(
+        out,
+        "// K = {k:.4}; loss {:.6} -> {:.6}, held out {:.6} -> {:.6}",
+        before.0, after.0, before.1, after.1
+    );
+    report(&p, &mut out);
+    Ok(out)
+}
+
+/// The fitted parameters as Rust constants: tables less the kind's value.
+fn report(p: &[f64], out: &mut String) {
+    let names = ["ADVISOR", "ELEPHANT", "HORSE", "ROOK", "CANNON", "PAWN"];
+    for (i, kind) in KINDS.iter().enumerate() {
+        let value = VALUES[kind.index()];
+        let _ = writeln!(out, "#[rustfmt::skip]\nconst {}: Table = [", names[i]);
+        for rank in 0..10 {
+            let row: Vec<String> = (0..9)
+                .map(|f: usize| {
+                    let c = i * CELLS + rank * 5 + f.min(8 - f);
+                    format!("{}", (p[c] - value as f64).round() as i32)
+                })
+                .collect();
+            let _ = writeln!(out, "    [{}],", row.join(", "));
+        }
+        let _ = writeln!(out, "];");
+    }
+    for (name, base) in [("KING_MIDGAME", KING), ("KING_ENDGAME", KING + 6)] {
+        let _ = writeln!(out, "#[rustfmt::skip]\nconst {name}: [[i32; 3]; 3] = [");
+        for r in 0..3 {
+            let (side, centre) = (p[base + r * 2].round(), p[base + r * 2 + 1].round());
+            let _ = writeln!(out, "    [{side}, {centre}, {side}],");
+        }
+        let _ = writeln!(out, "];");
+    }
+    let _ = writeln!(out, "pub const WEIGHTS: Weights = Weights {{");
+    for (i, name) in WEIGHT_NAMES.iter().enumerate() {
+        let _ = writeln!(out, "    {name}: {},", p[WEIGHT + i].round() as i32);
+    }
+    let _ = writeln!(out, "}};");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{rngs::StdRng, Rng, SeedableRng};
+
+    /// The linear model with the current parameters is the evaluation (up to the integer
+    /// rounding of the tapered terms).
+    #[test]
+    fn model_matches_evaluation() {
+        let p = current();
+        let mut rng = StdRng::seed_from_u64(11);
+        for _ in 0..20 {
+            let mut pos = Position::startpos();
+            for _ in 0..100 {
+                let (features, fixed) = features(&pos);
+                let s = Sample {
+                    features,
+                    fixed,
+                    result: 0.5,
+                    score: None,
+                    target: 0.5,
+                    held: false,
+                };
+                let red = if pos.side_to_move() == Color::Red {
+                    evaluate(&pos)
+                } else {
+                    -evaluate(&pos)
+                };
+                let model = linear(&p, &s);
+                assert!((model - red as f64).abs() <= 4.0, "{model} vs {red}");
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play(moves.get(rng.random_range(0..moves.len())));
+            }
+        }
+    }
+}
