@@ -1,12 +1,14 @@
 //! Static evaluation in centipawns from the side to move's point of view.
 //!
 //! Terms (each symmetric between the colours; tables are written from Red's side and mirrored
-//! for Black): material and piece-square tables; the king's place tapered by phase; rook and
-//! horse mobility (a horse with a hobbled leg loses its jumps); the palace shape against the
-//! enemy's cannons and rooks (the empty-headed cannon, a central cannon two screens away with a
-//! horse on the palace centre, the bottom cannon, advisors lost against two rooks); king safety
-//! as missing advisors and elephants weighed by the enemy's attacking pieces; side by side pawns
-//! across the river; a tempo bonus.
+//! for Black): material, each kind's worth shifting with the phase, and piece-square tables;
+//! the king's place tapered by phase; rook, cannon and horse mobility (a horse with a hobbled
+//! leg loses its jumps); the palace shape against the enemy's cannons and rooks (the
+//! empty-headed cannon, a central cannon two screens away with a horse on the palace centre, the
+//! bottom cannon, advisors lost against two rooks); king safety as missing advisors and
+//! elephants weighed by the enemy's attacking pieces; side by side pawns across the river; a
+//! tempo bonus. The tables and `WEIGHTS` are fitted to games by `chariot tune`
+//! (`tools::tune`); the palace terms and the tempo are set by hand.
 
 use crate::board::{attacks, Bitboard, Color, PieceKind, Position, Square};
 use crate::search::score::EVAL_LIMIT;
@@ -21,62 +23,62 @@ const PAWN: Table = [
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, -2, 0, 6, 0, -2, 0, 0],
-    [2, 0, 8, 0, 12, 0, 8, 0, 2],
-    [40, 50, 60, 60, 65, 60, 60, 50, 40],
-    [50, 65, 80, 90, 100, 90, 80, 65, 50],
-    [55, 75, 100, 120, 140, 120, 100, 75, 55],
-    [55, 80, 110, 140, 160, 140, 110, 80, 55],
-    [10, 15, 20, 25, 30, 25, 20, 15, 10],
+    [28, 0, -6, 0, 49, 0, -6, 0, 28],
+    [35, 0, 48, 0, 68, 0, 48, 0, 35],
+    [78, 63, 106, 118, 130, 118, 106, 63, 78],
+    [97, 121, 137, 112, 121, 112, 137, 121, 97],
+    [55, 73, 166, 188, 185, 188, 166, 73, 55],
+    [55, 105, 119, 148, 189, 148, 119, 105, 55],
+    [10, 21, 44, 23, 30, 23, 44, 21, 10],
 ];
 
 #[rustfmt::skip]
 const HORSE: Table = [
-    [0, -4, 0, 0, 0, 0, 0, -4, 0],
-    [0, 2, 4, 4, -2, 4, 4, 2, 0],
-    [4, 2, 8, 8, 4, 8, 8, 2, 4],
-    [2, 6, 8, 6, 10, 6, 8, 6, 2],
-    [4, 12, 16, 14, 12, 14, 16, 12, 4],
-    [6, 16, 14, 18, 16, 18, 14, 16, 6],
-    [8, 24, 18, 24, 20, 24, 18, 24, 8],
-    [12, 14, 16, 20, 18, 20, 16, 14, 12],
-    [4, 10, 28, 16, 8, 16, 28, 10, 4],
+    [0, -95, -63, -65, 0, -65, -63, -95, 0],
+    [13, 2, -23, -39, -54, -39, -23, 2, 13],
+    [-61, -23, -36, 40, -33, 40, -36, -23, -61],
+    [2, -6, -13, -14, 13, -14, -13, -6, 2],
+    [4, 0, 39, 43, 4, 43, 39, 0, 4],
+    [6, -17, 35, 52, 37, 52, 35, -17, 6],
+    [-54, 37, 55, 38, 26, 38, 55, 37, -54],
+    [5, 23, -1, 52, 32, 52, -1, 23, 5],
+    [4, 42, 13, 16, 8, 16, 13, 42, 4],
     [4, 8, 16, 12, 4, 12, 16, 8, 4],
 ];
 
 #[rustfmt::skip]
 const ROOK: Table = [
-    [-2, 10, 6, 14, 12, 14, 6, 10, -2],
-    [8, 4, 8, 16, 8, 16, 8, 4, 8],
-    [4, 8, 6, 14, 12, 14, 6, 8, 4],
-    [6, 10, 8, 14, 14, 14, 8, 10, 6],
-    [12, 16, 14, 20, 20, 20, 14, 16, 12],
-    [12, 14, 12, 18, 18, 18, 12, 14, 12],
-    [12, 18, 16, 22, 22, 22, 16, 18, 12],
-    [12, 12, 12, 18, 18, 18, 12, 12, 12],
-    [16, 20, 18, 24, 26, 24, 18, 20, 16],
-    [14, 14, 12, 18, 16, 18, 12, 14, 14],
+    [-58, 17, 59, 34, 12, 34, 59, 17, -58],
+    [-37, -56, 42, -32, 8, -32, 42, -56, -37],
+    [-66, -7, 19, 21, 16, 21, 19, -7, -66],
+    [20, 52, 36, 58, 65, 58, 36, 52, 20],
+    [-3, 48, 73, 46, 63, 46, 73, 48, -3],
+    [51, -5, 58, 15, 76, 15, 58, -5, 51],
+    [16, 46, 81, 41, 78, 41, 81, 46, 16],
+    [26, 4, 28, 55, 42, 55, 28, 4, 26],
+    [15, 44, 54, 6, 88, 6, 54, 44, 15],
+    [35, 14, 28, 52, 47, 52, 28, 14, 35],
 ];
 
 #[rustfmt::skip]
 const CANNON: Table = [
-    [0, 0, 2, 6, 6, 6, 2, 0, 0],
-    [0, 2, 4, 6, 6, 6, 4, 2, 0],
-    [4, 0, 8, 6, 10, 6, 8, 0, 4],
-    [0, 0, 0, 2, 4, 2, 0, 0, 0],
-    [-2, 0, 4, 2, 6, 2, 4, 0, -2],
-    [0, 0, 0, 2, 8, 2, 0, 0, 0],
-    [0, 0, -2, 4, 10, 4, -2, 0, 0],
-    [2, 2, 0, -10, -8, -10, 0, 2, 2],
-    [2, 2, 0, -4, -14, -4, 0, 2, 2],
-    [6, 4, 0, -10, -12, -10, 0, 4, 6],
+    [4, -33, -9, 54, 35, 54, -9, -33, 4],
+    [3, -32, 15, 65, 27, 65, 15, -32, 3],
+    [19, -21, 64, 56, 67, 56, 64, -21, 19],
+    [0, 6, 27, 7, 0, 7, 27, 6, 0],
+    [4, -2, 23, -6, 1, -6, 23, -2, 4],
+    [-12, 9, -21, -45, 19, -45, -21, 9, -12],
+    [-11, -17, -34, -9, 24, -9, -34, -17, -11],
+    [0, -22, -25, -10, -8, -10, -25, -22, 0],
+    [-5, 7, -52, -33, -14, -33, -52, 7, -5],
+    [-30, 22, -25, -47, -12, -47, -25, 22, -30],
 ];
 
 #[rustfmt::skip]
 const ADVISOR: Table = [
-    [0, 0, 0, 0, 5, 0, 0, 0, 0],
-    [0, 0, 0, 0, 3, 0, 0, 0, 0],
-    [-2, 0, 0, -1, 3, -1, 0, 0, -2],
+    [0, 0, 0, -59, 5, -59, 0, 0, 0],
+    [0, 0, 0, 0, -37, 0, 0, 0, 0],
+    [-2, 0, 0, -68, 3, -68, 0, 0, -2],
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
     [0, 0, -2, 0, 0, 0, -2, 0, 0],
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
@@ -88,11 +90,11 @@ const ADVISOR: Table = [
 
 #[rustfmt::skip]
 const ELEPHANT: Table = [
-    [0, 0, 0, 0, 5, 0, 0, 0, 0],
+    [0, 0, -47, 0, 5, 0, -47, 0, 0],
     [0, 0, 0, 0, 3, 0, 0, 0, 0],
-    [-2, 0, 0, -1, 3, -1, 0, 0, -2],
+    [-71, 0, 0, -1, -39, -1, 0, 0, -71],
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, -2, 0, 0, 0, -2, 0, 0],
+    [0, 0, -77, 0, 0, 0, -77, 0, 0],
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
@@ -104,20 +106,20 @@ const ELEPHANT: Table = [
 const TABLES: [Table; 7] = [[[0; 9]; 10], ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN];
 
 /// The king's place in its palace (files d–f, ranks 0–2 from its own side), in the middlegame:
-/// leaving the back rank with attackers about costs about half a horse.
+/// at home on the centre file, leaving the back rank costs about a horse's jump or more.
 #[rustfmt::skip]
 const KING_MIDGAME: [[i32; 3]; 3] = [
-    [-15, 0, -15],
-    [-50, -45, -50],
-    [-55, -55, -55],
+    [-67, 77, -67],
+    [-106, -27, -106],
+    [-101, -65, -101],
 ];
 
-/// The king's place in the endgame: the centre file and some height help it.
+/// The king's place in the endgame: a side file, where it holds the file for its own attack.
 #[rustfmt::skip]
 const KING_ENDGAME: [[i32; 3]; 3] = [
-    [-10, 0, -10],
-    [-6, 6, -6],
-    [0, 12, 0],
+    [41, -66, 41],
+    [68, 40, 68],
+    [47, -29, 47],
 ];
 
 /// The king tables by rank as (side file, centre file): middlegame, endgame (for the tuner).
@@ -195,10 +197,11 @@ pub struct Weights {
     pub horse_mobility: i32,
     /// Per horse with at most one jump.
     pub horse_trapped: i32,
-    /// Per cannon, times (phase - 33) / 66: cannons need screens.
-    pub cannon_phase: i32,
-    /// Per horse, times (phase - 33) / 66: horses like an open board.
-    pub horse_phase: i32,
+    /// Per cannon move beyond six (not counting captures).
+    pub cannon_mobility: i32,
+    /// Per piece of each kind, times (phase - 33) / 66: how a kind's worth shifts between the
+    /// full board and the endgame (cannons need screens; rooks and pawns gain in the endgame).
+    pub phase_values: [i32; 7],
     /// Per missing advisor, times the enemy's attackers.
     pub advisor_shield: i32,
     /// Per missing elephant, times the enemy's attackers.
@@ -211,15 +214,15 @@ pub struct Weights {
 
 /// The weights in use.
 pub const WEIGHTS: Weights = Weights {
-    rook_mobility: 3,
-    horse_mobility: 5,
-    horse_trapped: -15,
-    cannon_phase: 60,
-    horse_phase: -60,
-    advisor_shield: -6,
-    elephant_shield: -4,
-    pawn_pair: 12,
+    rook_mobility: 11,
+    horse_mobility: 3,
+    horse_trapped: -39,
+    cannon_mobility: 0,
+    advisor_shield: -9,
+    elephant_shield: -8,
+    pawn_pair: -1,
     tempo: 10,
+    phase_values: [0, 67, 73, 33, -64, 146, -55],
 };
 
 /// What the evaluation counts for one colour beyond material and piece-square values; the
@@ -231,10 +234,8 @@ pub struct Counts {
     /// Middlegame weight for the king's terms, 0 to 66, on the quadratic curve the classic
     /// engines use: it falls off only when little is left.
     pub midgame: i32,
-    /// Cannons.
-    pub cannons: i32,
-    /// Horses.
-    pub horses: i32,
+    /// Pieces of each kind.
+    pub pieces: [i32; 7],
     /// The king's rank from its back rank and file within the palace (0 to 2).
     pub king: (usize, usize),
     /// Sum over rooks of moves minus six.
@@ -243,6 +244,8 @@ pub struct Counts {
     pub horse_moves: i32,
     /// Horses with at most one jump.
     pub horses_trapped: i32,
+    /// Sum over cannons of quiet moves minus six.
+    pub cannon_moves: i32,
     /// Palace-shape penalty (`palace_threats`).
     pub palace: i32,
     /// Missing advisors times the enemy's attackers.
@@ -268,12 +271,16 @@ pub fn counts(pos: &Position, us: Color) -> Counts {
         .count() as i32;
     c.phase = midgame.min(66);
     c.midgame = (2 * 66 - c.phase) * c.phase / 66;
-    c.cannons = pos.pieces(us, PieceKind::Cannon).count() as i32;
-    c.horses = pos.pieces(us, PieceKind::Horse).count() as i32;
+    for kind in PieceKind::ALL {
+        c.pieces[kind.index()] = pos.pieces(us, kind).count() as i32;
+    }
     let king = pos.king(us).relative(us);
     c.king = (king.rank() as usize, king.file() as usize - 3);
     for sq in pos.pieces(us, PieceKind::Rook) {
         c.rook_moves += (pos.slides(sq).0 & !own).count() as i32 - 6;
+    }
+    for sq in pos.pieces(us, PieceKind::Cannon) {
+        c.cannon_moves += (pos.slides(sq).0 & !occ).count() as i32 - 6;
     }
     for sq in pos.pieces(us, PieceKind::Horse) {
         let mut moves = 0;
@@ -316,10 +323,12 @@ fn dynamic_terms(pos: &Position, us: Color) -> Terms {
     let c = counts(pos, us);
     let w = &WEIGHTS;
     Terms {
-        material: c.cannons * (c.phase - 33) * w.cannon_phase / 66
-            + c.horses * (c.phase - 33) * w.horse_phase / 66,
+        material: (0..7)
+            .map(|k| c.pieces[k] * (c.phase - 33) * w.phase_values[k] / 66)
+            .sum(),
         placement: king_place(&c),
         mobility: w.rook_mobility * c.rook_moves
+            + w.cannon_mobility * c.cannon_moves
             + w.horse_mobility * c.horse_moves
             + w.horse_trapped * c.horses_trapped,
         palace: -c.palace,

@@ -54,18 +54,19 @@ const KING: usize = KINDS.len() * CELLS;
 /// First weight parameter.
 const WEIGHT: usize = KING + 12;
 /// Names of the weights, in parameter order.
-const WEIGHT_NAMES: [&str; 9] = [
+const WEIGHT_NAMES: [&str; 8] = [
     "rook_mobility",
     "horse_mobility",
     "horse_trapped",
-    "cannon_phase",
-    "horse_phase",
+    "cannon_mobility",
     "advisor_shield",
     "elephant_shield",
     "pawn_pair",
     "tempo",
 ];
-const PARAMS: usize = WEIGHT + WEIGHT_NAMES.len();
+/// First phase-value parameter (one per kind of `KINDS`).
+const PHASE: usize = WEIGHT + WEIGHT_NAMES.len();
+const PARAMS: usize = PHASE + KINDS.len();
 
 /// One position: sparse features (Red's minus Black's), the part of the evaluation that is
 /// not fitted, Red's result, the recorded score for Red in centipawns (if any) and the target.
@@ -114,8 +115,7 @@ fn current() -> Vec<f64> {
         w.rook_mobility,
         w.horse_mobility,
         w.horse_trapped,
-        w.cannon_phase,
-        w.horse_phase,
+        w.cannon_mobility,
         w.advisor_shield,
         w.elephant_shield,
         w.pawn_pair,
@@ -123,6 +123,9 @@ fn current() -> Vec<f64> {
     ];
     for (i, v) in ws.into_iter().enumerate() {
         p[WEIGHT + i] = v as f64;
+    }
+    for (i, kind) in KINDS.iter().enumerate() {
+        p[PHASE + i] = w.phase_values[kind.index()] as f64;
     }
     p
 }
@@ -146,8 +149,7 @@ fn features(pos: &Position) -> (Vec<(u16, f32)>, f32) {
             c.rook_moves as f32,
             c.horse_moves as f32,
             c.horses_trapped as f32,
-            c.cannons as f32 * phase,
-            c.horses as f32 * phase,
+            c.cannon_moves as f32,
             c.advisor_gaps as f32,
             c.elephant_gaps as f32,
             c.pawn_pairs as f32,
@@ -156,9 +158,12 @@ fn features(pos: &Position) -> (Vec<(u16, f32)>, f32) {
         for (i, v) in ws.into_iter().enumerate() {
             dense[WEIGHT + i] += sign * v;
         }
+        for (i, kind) in KINDS.iter().enumerate() {
+            dense[PHASE + i] += sign * c.pieces[kind.index()] as f32 * phase;
+        }
         fixed -= sign * c.palace as f32;
     }
-    dense[WEIGHT + 8] = if pos.side_to_move() == Color::Red {
+    dense[WEIGHT + 7] = if pos.side_to_move() == Color::Red {
         1.0
     } else {
         -1.0
@@ -291,11 +296,10 @@ fn golden(f: impl Fn(f64) -> f64) -> f64 {
 /// Runs the tuner; returns the report (Rust constants and the losses).
 pub fn run(args: &TuneArgs) -> Result<String, String> {
     let mut out = String::new();
-    let samples = load(args, &mut out)?;
+    let mut samples = load(args, &mut out)?;
     if samples.is_empty() {
         return Err("no quiet positions in the games".into());
     }
-    let mut samples = samples;
     // The scale that best maps the recorded scores to the results, then the blended targets.
     let scored: Vec<(f64, f64)> = samples
         .iter()
@@ -330,12 +334,15 @@ pub fn run(args: &TuneArgs) -> Result<String, String> {
             seen[i as usize] += 1;
         }
     }
-    let free: Vec<bool> = seen.iter().map(|&n| n >= args.min_count).collect();
+    let mut free: Vec<bool> = seen.iter().map(|&n| n >= args.min_count).collect();
+    // The tempo bonus stays: the samples are quiet positions, where it is not measured well.
+    free[WEIGHT + 7] = false;
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
     let mut m = vec![0.0; PARAMS];
     let mut v = vec![0.0; PARAMS];
     let n = samples.iter().filter(|s| !s.held).count().max(1) as f64;
     let scale = k * std::f64::consts::LN_10 / 400.0;
+    let mut best = (before.1, 0, p.clone());
     for epoch in 1..=args.epochs {
         let mut grad = vec![0.0; PARAMS];
         for s in samples.iter().filter(|s| !s.held) {
@@ -356,14 +363,22 @@ pub fn run(args: &TuneArgs) -> Result<String, String> {
             let vh = v[i] / (1.0 - b2.powi(epoch as i32));
             p[i] -= args.rate * mh / (vh.sqrt() + eps);
         }
-        if epoch % 50 == 0 {
-            log::info!(
-                "epoch {epoch}: loss {:.6}, held out {:.6}",
-                loss(&p, k, &samples, false),
-                loss(&p, k, &samples, true)
-            );
+        if epoch % 10 == 0 || epoch == args.epochs {
+            let held = loss(&p, k, &samples, true);
+            if held < best.0 {
+                best = (held, epoch, p.clone());
+            }
+            if epoch % 50 == 0 {
+                log::info!(
+                    "epoch {epoch}: loss {:.6}, held out {held:.6}",
+                    loss(&p, k, &samples, false)
+                );
+            }
         }
     }
+    // Early stopping: the parameters that fit the held-out games best.
+    let (_, best_epoch, p) = best;
+    let _ = writeln!(out, "// best held-out fit after {best_epoch} epochs");
     let after = (loss(&p, k, &samples, false), loss(&p, k, &samples, true));
     let _ = writeln!(
         out,
@@ -403,6 +418,10 @@ fn report(p: &[f64], out: &mut String) {
     for (i, name) in WEIGHT_NAMES.iter().enumerate() {
         let _ = writeln!(out, "    {name}: {},", p[WEIGHT + i].round() as i32);
     }
+    let phase: Vec<String> = std::iter::once("0".to_string())
+        .chain((0..KINDS.len()).map(|i| format!("{}", p[PHASE + i].round() as i32)))
+        .collect();
+    let _ = writeln!(out, "    phase_values: [{}],", phase.join(", "));
     let _ = writeln!(out, "}};");
 }
 
@@ -443,5 +462,68 @@ mod tests {
                 pos = pos.play(moves.get(rng.random_range(0..moves.len())));
             }
         }
+    }
+
+    #[test]
+    fn scores_from_comments() {
+        assert_eq!(recorded_score("+0.35/7 0.512s"), Some(35.0));
+        assert_eq!(recorded_score("-1.5 0.1s"), Some(-150.0));
+        assert_eq!(recorded_score("0.005s"), None);
+    }
+
+    /// A run over recorded games reads their quiet positions and lowers the fitted loss.
+    #[test]
+    fn tunes_recorded_games() {
+        use crate::tools::matchrunner::pgn::{write, Record};
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut text = String::new();
+        for round in 0..40 {
+            let mut game = Game::new(Position::startpos());
+            let mut comments = Vec::new();
+            for _ in 0..60 {
+                let moves = game.position().legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let v = evaluate(game.position());
+                comments.push(Some(format!("{:+.2}/1 0.001s", v as f64 / 100.0)));
+                game.play(moves.get(rng.random_range(0..moves.len())))
+                    .unwrap();
+            }
+            let red = game.position().psq();
+            let record = Record {
+                round,
+                red: "a".into(),
+                black: "b".into(),
+                fen: crate::board::START_FEN.into(),
+                moves: game.moves().to_vec(),
+                comments,
+                result: if red > 0 { "1-0" } else { "0-1" }.into(),
+                termination: "test".into(),
+                time_control: None,
+            };
+            text.push_str(&write(&record, "test", "2026.01.01"));
+        }
+        let path = std::env::temp_dir().join(format!("chariot-tune-{}.pgn", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        let args = TuneArgs {
+            pgn: vec![path.clone()],
+            epochs: 30,
+            rate: 1.0,
+            min_count: 1,
+            l2: 0.0,
+            result_weight: 0.5,
+        };
+        let out = run(&args).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert!(out.starts_with("// 40 games (0 skipped)"), "{out}");
+        assert!(out.contains("const HORSE: Table") && out.contains("phase_values"));
+        let line = out.lines().find(|l| l.starts_with("// K =")).unwrap();
+        let nums: Vec<f64> = line
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        // K, loss before, loss after, held out before, held out after.
+        assert!(nums[2] < nums[1], "{line}");
     }
 }
