@@ -203,6 +203,9 @@ impl Searcher {
         self.stack[idx].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[idx - 2].eval;
 
+        // Set when the null move showed a mate against us: quiet moves are then not pruned
+        // and reduced less.
+        let mut threat = false;
         if !pv_node && !in_check {
             // Reverse futility: far above beta with little depth left.
             if depth <= 6
@@ -224,6 +227,7 @@ impl Searcher {
                 if v >= beta {
                     return if is_decisive(v) { beta } else { v };
                 }
+                threat = v <= mated_in(MAX_PLY);
             }
             // Razoring: hopeless at shallow depth, verify with quiescence.
             if depth <= 2 && eval + 250 * depth < alpha {
@@ -261,7 +265,7 @@ impl Searcher {
             self.tt.prefetch(child.key());
             let gives_check = child.in_check();
             let quiet = !capture && !gives_check;
-            if !pv_node && !in_check && quiet && best > -MATE + MAX_PLY {
+            if !pv_node && !in_check && !threat && quiet && best > -MATE + MAX_PLY {
                 // Late move pruning and futility pruning of quiet moves.
                 let lmp = 3 + depth * depth * if improving { 2 } else { 1 };
                 if depth <= 4 && n as i32 > lmp {
@@ -290,6 +294,9 @@ impl Searcher {
                     }
                     if !improving {
                         r += 1;
+                    }
+                    if threat {
+                        r -= 2;
                     }
                     r -= (order / 6000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
