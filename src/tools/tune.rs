@@ -38,15 +38,8 @@ pub struct TuneArgs {
     pub result_weight: f64,
 }
 
-/// Kinds with a piece-square table, in the order of the parameters.
-const KINDS: [PieceKind; 6] = [
-    PieceKind::Advisor,
-    PieceKind::Elephant,
-    PieceKind::Horse,
-    PieceKind::Rook,
-    PieceKind::Cannon,
-    PieceKind::Pawn,
-];
+/// Kinds with a piece-square table (all but the king), in the order of the parameters.
+const KINDS: &[PieceKind] = PieceKind::ALL.split_at(1).1;
 /// Parameters per table: ten ranks, five files (the board's halves mirror each other).
 const CELLS: usize = 50;
 /// First king parameter: middlegame then endgame, three ranks by (side, centre) file.
