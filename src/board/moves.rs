@@ -177,7 +177,10 @@ mod tests {
 
     #[test]
     fn iccs_syntax_errors() {
-        assert_eq!(Move::parse_iccs("H2E2").map(|m| m.to_string()), Ok("h2e2".into()));
+        assert_eq!(
+            Move::parse_iccs("H2E2").map(|m| m.to_string()),
+            Ok("h2e2".into())
+        );
         for bad in ["h2e", "h2h2", "z9e2", "h2e2e2", "h2é"] {
             assert_eq!(Move::parse_iccs(bad), Err(MoveError::Syntax(bad.into())));
         }

@@ -191,7 +191,10 @@ mod tests {
 
     #[test]
     fn square_text() {
-        assert_eq!("E0".parse::<Square>().map(|s| s.to_string()), Ok("e0".into()));
+        assert_eq!(
+            "E0".parse::<Square>().map(|s| s.to_string()),
+            Ok("e0".into())
+        );
         for bad in ["j0", "a", "e10", "", "éa"] {
             let e = bad.parse::<Square>().unwrap_err();
             assert_eq!(e.to_string(), format!("bad square '{bad}'"));
