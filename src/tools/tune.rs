@@ -11,7 +11,7 @@
 use crate::board::{Color, Game, PieceKind, Position, Square};
 use crate::eval::{counts, evaluate, Counts, VALUES, WEIGHTS};
 use crate::search::Searcher;
-use crate::tools::matchrunner::pgn;
+use crate::tools::pgn;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -467,7 +467,7 @@ mod tests {
     /// A run over recorded games reads their quiet positions and lowers the fitted loss.
     #[test]
     fn tunes_recorded_games() {
-        use crate::tools::matchrunner::pgn::{write, Record};
+        use crate::tools::pgn::{write, Record};
         let mut rng = StdRng::seed_from_u64(5);
         let mut text = String::new();
         for round in 0..40 {

@@ -10,9 +10,9 @@
 
 use super::engine::{Answer, Engine, EngineError, EngineSpec, Go, Thought};
 use super::openings::Opening;
-use super::pgn::Record;
 use crate::board::rules::Outcome;
 use crate::board::{Color, Game, Move};
+use crate::tools::pgn::Record;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 

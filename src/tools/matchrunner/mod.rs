@@ -12,12 +12,12 @@
 pub mod engine;
 pub mod game;
 pub mod openings;
-pub mod pgn;
 pub mod stats;
 
 pub use game::{Control, Setup};
 pub use openings::{parse as parse_openings, Opening, DEFAULT_OPENINGS};
 
+use crate::tools::pgn;
 use engine::{Dialect, Engine, EngineError, EngineSpec};
 use game::{Engines, Finished};
 use stats::{fmt_elo, Decision, Sprt, Tally};

@@ -1,4 +1,5 @@
-//! PGN out and in for match games: the seven standard tags (White = the Red engine), `FEN` and
+//! PGN out and in: `chariot match` writes its games with it and `chariot tune` reads them back.
+//! The writer puts the seven standard tags (White = the Red engine), `FEN` and
 //! `SetUp` when the game does not start from the start position, `Termination` with the
 //! referee's reason, moves in ICCS coordinates (`h2e2`) with the engines' score, depth and time
 //! as comments.
