@@ -315,7 +315,7 @@ impl Controller {
             }
             Err(e) => self
                 .out
-                .info_string(&format!("path: {}", command::echo_text(&e))),
+                .info_string(&format!("path: {}", command::echo_text(&e.to_string()))),
         }
     }
 
