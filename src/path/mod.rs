@@ -2,8 +2,9 @@
 //!
 //! `grid` reads maps (Moving AI `.map` files and text grids), `astar` searches them (4- or
 //! 8-connected, integer 10/14 costs, admissible heuristics, an energy budget with supply
-//! stations), `scen` runs Moving AI scenario files, and this module parses the command and
-//! formats the answer.
+//! stations), `scen` runs Moving AI scenario files, and this module runs the command in three
+//! steps: `parse` (words to a `Request` checked against its map, or a `PathError`), `solve`
+//! (the search, timed) and `format` (the answer's text).
 //!
 //! Syntax (keywords case-insensitive):
 //! ```text
