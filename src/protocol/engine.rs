@@ -370,8 +370,7 @@ impl Controller {
                 self.with_searcher(move |s| s.set_hash_mb(mb));
             }
             Ok(Effect::ClearHash) | Ok(Effect::NewGame) => self.with_searcher(Searcher::clear),
-            Err(Some(msg)) => self.out.info_string(&msg),
-            Err(None) => {}
+            Err(e) => self.out.info_string(&e.to_string()),
         }
     }
 
@@ -568,11 +567,20 @@ fn pophash(s: &Searcher, pos: &Position) -> String {
     line
 }
 
+/// Why a `position` (or `probe`) could not be set up: its FEN or one of its moves.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum PositionError {
+    #[error(transparent)]
+    Fen(#[from] crate::board::FenError),
+    #[error(transparent)]
+    Moves(#[from] crate::board::GameError),
+}
+
 /// Builds a game from a position spec, all or nothing.
-fn build_game(spec: &PositionSpec) -> Result<Game, String> {
+fn build_game(spec: &PositionSpec) -> Result<Game, PositionError> {
     let start = match &spec.fen {
         None => Position::startpos(),
-        Some(f) => f.parse::<Position>().map_err(|e| e.to_string())?,
+        Some(f) => f.parse::<Position>()?,
     };
-    Game::from_moves(start, &spec.moves).map_err(|e| e.to_string())
+    Ok(Game::from_moves(start, &spec.moves)?)
 }
