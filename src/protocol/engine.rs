@@ -52,7 +52,7 @@ enum Outcome {
 struct Running {
     /// Which search or task this is (`Event::Done` names it).
     id: u64,
-    /// Set by the thread once its answer is written: the searcher is about to come back.
+    /// Set by the thread just before it writes its answer: the searcher is about to come back.
     finished: Arc<AtomicBool>,
     control: Arc<Control>,
     handle: JoinHandle<Outcome>,
@@ -395,10 +395,10 @@ impl Controller {
         let thread_finished = Arc::clone(&finished);
         let handle = std::thread::spawn(move || {
             let (s, text) = f(searcher);
+            thread_finished.store(true, Ordering::SeqCst);
             for l in String::from_utf8_lossy(&text).lines() {
                 out.line(l);
             }
-            thread_finished.store(true, Ordering::SeqCst);
             let _ = events.send(Event::Done(id));
             Outcome::Task(s)
         });
@@ -497,8 +497,10 @@ impl Controller {
             // Written here, not by the controller: the move goes out the moment the search
             // ends, with no thread hand-over on the clock's critical path.
             let offer = thread_draw_offer.load(Ordering::SeqCst);
-            out.line(&bestmove_text(dialect, &root, &allowed, &result, offer));
+            // Set before the move goes out: whatever the GUI sends once it has read the move
+            // must find the search finished.
             thread_finished.store(true, Ordering::SeqCst);
+            out.line(&bestmove_text(dialect, &root, &allowed, &result, offer));
             let _ = events.send(Event::Done(id));
             Outcome::Search(searcher)
         });

@@ -122,11 +122,15 @@ mod tests {
 
     #[test]
     fn bad_values_are_dropped_not_guessed() {
-        let args = go("go wtime -5 btime abc depth 4");
+        let args = go("go wtime abc btime -5 depth 4");
         assert!(!args.warnings.is_empty());
         let l = limits(&args, Color::Red, &Options::default(), Vec::new());
         assert_eq!(l.clock, None);
         assert_eq!(l.depth, Some(4));
+        // A negative clock (the flag has fallen) is an empty clock: move at once.
+        let l = limits(&args, Color::Black, &Options::default(), Vec::new());
+        assert_eq!(l.clock.map(|c| c.time), Some(0));
+        assert_eq!(budget(&l).unwrap().hard, 1);
     }
 
     #[test]
