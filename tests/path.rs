@@ -390,8 +390,9 @@ fn path_in_the_protocol_loop_and_cli() {
         .stdin
         .as_mut()
         .expect("stdin")
-        .write_all(b"path inline S..G\npath inline S.x\nisready\nquit\n")
+        .write_all(b"path inline S..G\npath inline S.x\nisready\n")
         .expect("write");
+    // End of input waits for the path answers (an explicit `quit` would not).
     let out = child.wait_with_output().expect("wait");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("cost 3\n"), "{text}");

@@ -347,6 +347,9 @@ fn path_never_holds_up_stop_isready_or_quit() {
     let done = e.until(120.0, |l| l.starts_with("scenarios "));
     let summary = done.last().expect("summary line");
     assert!(summary.contains("mismatches 0"), "{summary}");
+    // `quit` does not wait for a path job.
+    e.send(&format!("path scen {scen}"));
+    std::thread::sleep(Duration::from_millis(100));
     let t = Instant::now();
     e.send("quit");
     assert!(e.close_and_wait(1.0).success());

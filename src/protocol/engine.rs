@@ -77,6 +77,9 @@ pub struct Controller {
     started: u64,
     queue: VecDeque<String>,
     quitting: bool,
+    at_eof: bool,
+    /// `path` jobs that may still run (finished ones are dropped as new ones start).
+    paths: Vec<JoinHandle<()>>,
     warned_dialect: bool,
 }
 
@@ -110,6 +113,8 @@ impl Controller {
             started: 0,
             queue: VecDeque::new(),
             quitting: false,
+            at_eof: false,
+            paths: Vec::new(),
             warned_dialect: false,
         }
     }
@@ -128,7 +133,12 @@ impl Controller {
                     true // already taken back (see `while_running`)
                 }
             }
-            Event::Eof => self.quit(),
+            Event::Eof => {
+                // Input is over (a script piped its commands): answers still being computed
+                // are worth waiting for, unlike after an explicit `quit`.
+                self.at_eof = true;
+                self.quit()
+            }
             Event::TooLong => {
                 self.out.info_string("line too long, ignored");
                 true
@@ -149,6 +159,11 @@ impl Controller {
             r.control.stop();
             self.quitting = true;
             return true;
+        }
+        if self.at_eof {
+            for job in self.paths.drain(..) {
+                let _ = job.join();
+            }
         }
         if self.dialect() == Dialect::Ucci {
             self.out.line("bye");
@@ -304,13 +319,17 @@ impl Controller {
 
     /// `path …` runs on a thread of its own, idle or searching: it touches no game or search
     /// state, and a large scenario file must not hold up `stop`, `isready` or `quit`. Its
-    /// answer is written as one message when it is ready.
-    fn path(&self, args: Vec<String>) {
+    /// answer is written as one message when it is ready; `quit` does not wait for it, the end
+    /// of input does.
+    fn path(&mut self, args: Vec<String>) {
         let out = self.out.clone();
-        std::thread::spawn(move || match crate::path::command(&args) {
-            Ok(text) => out.line(&text),
-            Err(e) => out.info_string(&format!("path: {}", command::echo_text(&e.to_string()))),
-        });
+        self.paths.retain(|job| !job.is_finished());
+        self.paths.push(std::thread::spawn(move || {
+            match crate::path::command(&args) {
+                Ok(text) => out.line(&text),
+                Err(e) => out.info_string(&format!("path: {}", command::echo_text(&e.to_string()))),
+            }
+        }));
     }
 
     /// Applies `f` to the searcher now, or when it comes back from the running search.

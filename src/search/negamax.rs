@@ -131,7 +131,12 @@ impl Searcher {
         }
     }
 
-    /// Alpha-beta search of a non-root node.
+    /// Alpha-beta search of a non-root node, in stages: (1) entry (check extension, drop into
+    /// quiescence, node count), (2) the rules of the game, (3) mate distance pruning and the
+    /// hash probe, (4) static evaluation, (5) whole-node pruning (reverse futility, null move,
+    /// razoring), (6) the move loop (late-move and futility pruning, reductions, PVS re-search,
+    /// history updates on a cut), (7) the hash store. One function: the stages share many
+    /// locals and splitting it cost speed.
     pub(super) fn negamax(
         &mut self,
         pos: &Position,
@@ -141,6 +146,7 @@ impl Searcher {
         ply: usize,
         null_ok: bool,
     ) -> Score {
+        // (1) Entry.
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
         let idx = self.root + ply;
@@ -156,7 +162,7 @@ impl Searcher {
             return Score::DRAW;
         }
         self.seldepth = self.seldepth.max(ply as u32);
-        // Rules, in the referee's order (`board::rules`): a repetition verdict first (a
+        // (2) Rules, in the referee's order (`board::rules`): a repetition verdict first (a
         // perpetual check completed on the 120th ply still loses), then the 60-move rule.
         let repeated = match self.repetition(ply) {
             Ok(Some(v)) => return v,
@@ -176,7 +182,7 @@ impl Searcher {
         if ply >= MAX_PLY as usize - 2 {
             return evaluate(pos);
         }
-        // Mate distance pruning.
+        // (3) Mate distance pruning, then the hash table.
         alpha = alpha.max(Score::mated_in(ply as i32));
         beta = beta.min(Score::mate_in(ply as i32 + 1));
         if alpha >= beta {
@@ -192,6 +198,7 @@ impl Searcher {
                 }
             }
         }
+        // (4) Static evaluation (none in check).
         let eval = if in_check {
             -Score::INFINITE
         } else {
@@ -200,8 +207,8 @@ impl Searcher {
         self.stack[idx].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[idx - 2].eval;
 
-        // Set when the null move showed a mate against us: quiet moves are then not pruned
-        // and reduced less.
+        // (5) Whole-node pruning. `threat` is set when the null move showed a mate against us:
+        // quiet moves are then not pruned and reduced less.
         let mut threat = false;
         if !pv_node && !in_check {
             // Reverse futility: far above beta with little depth left.
@@ -235,6 +242,7 @@ impl Searcher {
             }
         }
 
+        // (6) The move loop.
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return Score::mated_in(ply as i32);
@@ -338,6 +346,7 @@ impl Searcher {
                 n_quiets += 1;
             }
         }
+        // (7) Store: rule-band results (path-dependent) keep only the move.
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > old_alpha {
