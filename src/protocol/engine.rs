@@ -25,6 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 /// Engine name and version as announced.
 pub const NAME: &str = concat!("Chariot ", env!("CARGO_PKG_VERSION"));
@@ -34,8 +35,9 @@ pub const AUTHOR: &str = "the Chariot developers";
 /// What reaches the controller.
 #[derive(Debug)]
 pub enum Event {
-    /// One input line (line end stripped, decoded lossily).
-    Line(String),
+    /// One input line (line end stripped, decoded lossily) and when it was read: a `go`'s
+    /// clock runs from then, however long the line waited for the controller.
+    Line(String, Instant),
     /// An input line over the length limit, discarded.
     TooLong,
     /// End of input.
@@ -75,7 +77,9 @@ pub struct Controller {
     deferred: Vec<Deferred>,
     running: Option<Running>,
     started: u64,
-    queue: VecDeque<String>,
+    queue: VecDeque<(String, Instant)>,
+    /// When the line being handled was read.
+    received: Instant,
     quitting: bool,
     at_eof: bool,
     /// `path` jobs that may still run (finished ones are dropped as new ones start).
@@ -112,6 +116,7 @@ impl Controller {
             running: None,
             started: 0,
             queue: VecDeque::new(),
+            received: Instant::now(),
             quitting: false,
             at_eof: false,
             paths: Vec::new(),
@@ -143,7 +148,8 @@ impl Controller {
                 self.out.info_string("line too long, ignored");
                 true
             }
-            Event::Line(line) => {
+            Event::Line(line, received) => {
+                self.received = received;
                 log::debug!("received: {}", command::echo_text(&line));
                 if self.running.is_some() {
                     self.while_running(line)
@@ -178,7 +184,7 @@ impl Controller {
         if r.finished.load(Ordering::SeqCst) {
             // The answer is out and the thread is ending: take the searcher back now, so this
             // line (a `probe`, say) meets the engine as it will be once `Done` arrives.
-            return self.finish_running() && self.handle(Event::Line(line));
+            return self.finish_running() && self.handle(Event::Line(line, self.received));
         }
         match command::parse(&line) {
             Ok(Command::IsReady) if self.queue.is_empty() => self.out.line("readyok"),
@@ -199,9 +205,9 @@ impl Controller {
             // A new search supersedes the running one: stop it, then start this one.
             Ok(Command::Go(_) | Command::Bench(_)) => {
                 r.control.stop();
-                self.queue.push_back(line);
+                self.queue.push_back((line, self.received));
             }
-            _ if !self.queue.is_empty() => self.queue.push_back(line),
+            _ if !self.queue.is_empty() => self.queue.push_back((line, self.received)),
             _ => return self.execute(&line),
         }
         true
@@ -232,7 +238,8 @@ impl Controller {
         // Everything that waited, in order; once one starts a search, the rest are handled as
         // lines arriving during it.
         let waiting = std::mem::take(&mut self.queue);
-        for line in waiting {
+        for (line, received) in waiting {
+            self.received = received;
             let go_on = if self.running.is_some() {
                 self.while_running(line)
             } else {
@@ -495,7 +502,7 @@ impl Controller {
             allowed.clone()
         };
         let limits = limits(&args, root.side_to_move(), &self.options, root_moves);
-        let control = Arc::new(Control::new(args.ponder));
+        let control = Arc::new(Control::started_at(args.ponder, self.received));
         let Some(mut searcher) = self.searcher.take() else {
             return;
         };

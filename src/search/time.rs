@@ -12,7 +12,7 @@ use super::limits::Limits;
 
 /// Milliseconds kept back from every clock for the engine process's own latency, on top of the
 /// user's `Move Overhead`.
-pub const RESERVE_MS: u64 = 30;
+pub const RESERVE_MS: u64 = 50;
 
 /// Milliseconds the search may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
