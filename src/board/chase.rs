@@ -24,6 +24,7 @@
 //! Everything here works on copies of positions and is meant to run only when a position has
 //! repeated, not at every node of a search.
 
+use super::attacks;
 use super::bitboard::Bitboard;
 use super::moves::Move;
 use super::piece::PieceKind;
@@ -31,7 +32,6 @@ use super::position::Position;
 use super::square::{Color, Square};
 
 const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 /// The first occupied square from `sq` in direction (`df`, `dr`), and the second.
 fn blockers(sq: Square, df: i8, dr: i8, occ: Bitboard) -> (Option<Square>, Option<Square>) {
@@ -57,15 +57,9 @@ pub fn attacks(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
         return Bitboard::EMPTY;
     };
     let color = piece.color();
-    let mut set = Bitboard::EMPTY;
-    let step = |df: i8, dr: i8| sq.offset(df, dr);
     match piece.kind() {
         PieceKind::King => {
-            for (df, dr) in ORTHOGONAL {
-                if let Some(t) = step(df, dr).filter(|t| t.in_palace(color)) {
-                    set = set.with(t);
-                }
-            }
+            let mut set = attacks::KING_STEPS[sq.index()];
             for dr in [1, -1] {
                 if let (Some(t), _) = blockers(sq, 0, dr, occ) {
                     if pos.piece_at(t).is_some_and(|p| p.kind() == PieceKind::King) {
@@ -73,40 +67,13 @@ pub fn attacks(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
                     }
                 }
             }
+            set
         }
-        PieceKind::Advisor => {
-            for (df, dr) in DIAGONAL {
-                if let Some(t) = step(df, dr).filter(|t| t.in_palace(color)) {
-                    set = set.with(t);
-                }
-            }
-        }
-        PieceKind::Elephant => {
-            for (df, dr) in DIAGONAL {
-                if let (Some(eye), Some(t)) = (step(df, dr), step(2 * df, 2 * dr)) {
-                    if !occ.has(eye) && t.on_own_side(color) {
-                        set = set.with(t);
-                    }
-                }
-            }
-        }
-        PieceKind::Horse => {
-            for (lf, lr) in ORTHOGONAL {
-                if step(lf, lr).is_some_and(|leg| !occ.has(leg)) {
-                    let jumps = if lf == 0 {
-                        [(1, 2 * lr), (-1, 2 * lr)]
-                    } else {
-                        [(2 * lf, 1), (2 * lf, -1)]
-                    };
-                    for (df, dr) in jumps {
-                        if let Some(t) = step(df, dr) {
-                            set = set.with(t);
-                        }
-                    }
-                }
-            }
-        }
+        PieceKind::Advisor => attacks::ADVISOR_STEPS[sq.index()],
+        PieceKind::Elephant => attacks::elephant(sq, occ),
+        PieceKind::Horse => attacks::horse(sq, occ),
         PieceKind::Rook => {
+            let mut set = Bitboard::EMPTY;
             for (df, dr) in ORTHOGONAL {
                 let mut cur = sq;
                 while let Some(next) = cur.offset(df, dr) {
@@ -117,29 +84,14 @@ pub fn attacks(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
                     cur = next;
                 }
             }
+            set
         }
-        PieceKind::Cannon => {
-            for (df, dr) in ORTHOGONAL {
-                if let (_, Some(t)) = blockers(sq, df, dr, occ) {
-                    set = set.with(t);
-                }
-            }
-        }
-        PieceKind::Pawn => {
-            let forward = if color == Color::Red { 1 } else { -1 };
-            if let Some(t) = step(0, forward) {
-                set = set.with(t);
-            }
-            if !sq.on_own_side(color) {
-                for df in [1, -1] {
-                    if let Some(t) = step(df, 0) {
-                        set = set.with(t);
-                    }
-                }
-            }
-        }
+        PieceKind::Cannon => ORTHOGONAL
+            .iter()
+            .filter_map(|&(df, dr)| blockers(sq, df, dr, occ).1)
+            .collect(),
+        PieceKind::Pawn => attacks::PAWN_STEPS[color.index()][sq.index()],
     }
-    set
 }
 
 /// The whole file or rank through `a` and `b`, or nothing if they share neither.

@@ -7,15 +7,12 @@
 //! window, static evaluation) and is filled by the caller before descending.
 
 use super::ordering::{capture_score, is_capture, Context, Picker};
-use super::score::{
-    ban_loss, ban_win, from_tt, is_decisive, mate_in, mated_in, to_tt, DRAW, INFINITE, MATE,
-    MAX_PLY,
-};
 use super::tt::{Bound, Hit};
 use super::Searcher;
 use crate::board::chase::{perpetual_chasers, unwind};
 use crate::board::{Move, PieceKind, Position};
 use crate::eval::{evaluate, VALUES};
+use crate::score::{Score, MAX_PLY};
 
 /// One ply of the search stack (game history below the root).
 #[derive(Clone, Copy, Default)]
@@ -27,7 +24,7 @@ pub struct Frame {
     /// Plies back to the last capture or null move (the repetition window).
     pub window: u16,
     /// Static evaluation (not valid in check).
-    pub eval: i32,
+    pub eval: Score,
     /// Move played to reach the next ply, with its piece index (for counter-moves, and to
     /// replay a repeated cycle when judging chases).
     pub moved: Option<(usize, Move)>,
@@ -41,8 +38,8 @@ fn lmr(depth: i32, n: usize) -> i32 {
 }
 
 /// The stored score if its bound settles the window (alpha, beta) at this node.
-fn tt_cutoff(h: &Hit, alpha: i32, beta: i32, ply: usize, pos: &Position) -> Option<i32> {
-    let s = from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
+fn tt_cutoff(h: &Hit, alpha: Score, beta: Score, ply: usize, pos: &Position) -> Option<Score> {
+    let s = Score::from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
     let cut = match h.bound {
         Bound::Exact => true,
         Bound::Lower => s >= beta,
@@ -88,7 +85,7 @@ impl Searcher {
             key: child.key(),
             in_check,
             window,
-            eval: 0,
+            eval: Score::DRAW,
             moved: None,
         };
         if self.stack.len() <= idx + 1 {
@@ -103,7 +100,7 @@ impl Searcher {
     /// hash entry may come from a path without that history, so it must not cut the search
     /// short). Perpetual check outranks perpetual chase; the chase is judged only when a cycle
     /// is found and nobody checked throughout, by replaying the cycle's moves.
-    fn repetition(&self, pos: &Position, ply: usize) -> Result<Option<i32>, ()> {
+    fn repetition(&self, pos: &Position, ply: usize) -> Result<Option<Score>, ()> {
         let idx = self.root + ply;
         let here = &self.stack[idx];
         let window = (here.window as usize).min(idx);
@@ -116,9 +113,9 @@ impl Searcher {
                     let they = (0..i).step_by(2).all(|j| self.stack[idx - j].in_check);
                     let we = (1..i).step_by(2).all(|j| self.stack[idx - j].in_check);
                     return Ok(Some(match (they, we) {
-                        (true, false) => ban_win(ply as i32),
-                        (false, true) => ban_loss(ply as i32),
-                        (true, true) => DRAW,
+                        (true, false) => Score::ban_win(ply as i32),
+                        (false, true) => Score::ban_loss(ply as i32),
+                        (true, true) => Score::DRAW,
                         (false, false) => self.chase_verdict(pos, ply, i),
                     }));
                 }
@@ -137,21 +134,21 @@ impl Searcher {
     /// win if only the opponent chased one same piece with every move, a loss if only the side
     /// to move did, else a draw.
     #[cold]
-    fn chase_verdict(&self, pos: &Position, ply: usize, len: usize) -> i32 {
+    fn chase_verdict(&self, pos: &Position, ply: usize, len: usize) -> Score {
         let idx = self.root + ply;
         let moves: Option<Vec<Move>> = self.stack[idx - len..idx]
             .iter()
             .map(|f| f.moved.map(|(_, m)| m))
             .collect();
         let Some(moves) = moves else {
-            return DRAW;
+            return Score::DRAW;
         };
         let chasers = perpetual_chasers(&unwind(pos, &moves), &moves);
         let us = pos.side_to_move().index();
         match (chasers[us], chasers[1 - us]) {
-            (false, true) => ban_win(ply as i32),
-            (true, false) => ban_loss(ply as i32),
-            _ => DRAW,
+            (false, true) => Score::ban_win(ply as i32),
+            (true, false) => Score::ban_loss(ply as i32),
+            _ => Score::DRAW,
         }
     }
 
@@ -168,11 +165,11 @@ impl Searcher {
         &mut self,
         pos: &Position,
         mut depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
+        mut alpha: Score,
+        mut beta: Score,
         ply: usize,
         null_ok: bool,
-    ) -> i32 {
+    ) -> Score {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
         let idx = self.root + ply;
@@ -185,7 +182,7 @@ impl Searcher {
         }
         self.poll();
         if self.aborted {
-            return 0;
+            return Score::DRAW;
         }
         self.seldepth = self.seldepth.max(ply as u32);
         // Rules, in the referee's order (`board::rules`): a repetition verdict first (a
@@ -197,20 +194,20 @@ impl Searcher {
         };
         if pos.halfmove_clock() >= 120 {
             return if pos.count_legal() > 0 {
-                DRAW
+                Score::DRAW
             } else {
-                mated_in(ply as i32)
+                Score::mated_in(ply as i32)
             };
         }
         if bare(pos) {
-            return DRAW;
+            return Score::DRAW;
         }
         if ply >= MAX_PLY as usize - 2 {
             return evaluate(pos);
         }
         // Mate distance pruning.
-        alpha = alpha.max(mated_in(ply as i32));
-        beta = beta.min(mate_in(ply as i32 + 1));
+        alpha = alpha.max(Score::mated_in(ply as i32));
+        beta = beta.min(Score::mate_in(ply as i32 + 1));
         if alpha >= beta {
             return alpha;
         }
@@ -225,7 +222,7 @@ impl Searcher {
             }
         }
         let eval = if in_check {
-            -INFINITE
+            -Score::INFINITE
         } else {
             hit.map_or_else(|| evaluate(pos), |h| h.eval)
         };
@@ -238,25 +235,25 @@ impl Searcher {
         if !pv_node && !in_check {
             // Reverse futility: far above beta with little depth left.
             if depth <= 6
-                && !is_decisive(beta)
+                && !beta.is_decisive()
                 && eval - 85 * depth + if improving { 40 } else { 0 } >= beta
             {
                 return eval;
             }
             // Null move, guarded against zugzwang-prone endings (no rook, horse or cannon).
-            if null_ok && depth >= 3 && eval >= beta && has_pieces(pos) && !is_decisive(beta) {
+            if null_ok && depth >= 3 && eval >= beta && has_pieces(pos) && !beta.is_decisive() {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 let child = pos.play_null();
                 self.push_frame(idx, &child, false, None, false);
                 self.stack[idx].moved = None;
                 let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 if self.aborted {
-                    return 0;
+                    return Score::DRAW;
                 }
                 if v >= beta {
-                    return if is_decisive(v) { beta } else { v };
+                    return if v.is_decisive() { beta } else { v };
                 }
-                threat = v <= mated_in(MAX_PLY);
+                threat = v <= Score::mated_in(MAX_PLY);
             }
             // Razoring: hopeless at shallow depth, verify with quiescence.
             if depth <= 2 && eval + 250 * depth < alpha {
@@ -269,7 +266,7 @@ impl Searcher {
 
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return mated_in(ply as i32);
+            return Score::mated_in(ply as i32);
         }
         let counter = ply
             .checked_sub(1)
@@ -281,7 +278,7 @@ impl Searcher {
             counter,
         };
         let mut picker = Picker::new(pos, moves, &ctx, &self.heur);
-        let mut best = -INFINITE;
+        let mut best = -Score::INFINITE;
         let mut best_move = None;
         let mut quiets: [Option<Move>; 64] = [None; 64];
         let mut n_quiets = 0;
@@ -294,7 +291,7 @@ impl Searcher {
             self.tt.prefetch(child.key());
             let gives_check = child.in_check();
             let quiet = !capture && !gives_check;
-            if !pv_node && !in_check && !threat && quiet && best > -MATE + MAX_PLY {
+            if !pv_node && !in_check && !threat && quiet && best > -Score::MATE + MAX_PLY {
                 // Late move pruning and futility pruning of quiet moves.
                 let lmp = 3 + depth * depth * if improving { 2 } else { 1 };
                 if depth <= 4 && n as i32 > lmp {
@@ -339,7 +336,7 @@ impl Searcher {
                 }
             }
             if self.aborted {
-                return 0;
+                return Score::DRAW;
             }
             if v > best {
                 best = v;
@@ -377,7 +374,7 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        match to_tt(best, ply as i32) {
+        match best.to_tt(ply as i32) {
             Some(s) => self
                 .tt
                 .store(key, best_move.or(tt_move), s, eval, depth, bound),
@@ -398,17 +395,23 @@ impl Searcher {
     }
 
     /// Quiescence: captures only (all evasions when in check).
-    pub(super) fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    pub(super) fn qsearch(
+        &mut self,
+        pos: &Position,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
         self.pv_len[ply] = ply;
         self.poll();
         if self.aborted {
-            return 0;
+            return Score::DRAW;
         }
         self.seldepth = self.seldepth.max(ply as u32);
         let idx = self.root + ply;
         let in_check = self.stack[idx].in_check;
         if ply >= MAX_PLY as usize - 2 {
-            return if in_check { 0 } else { evaluate(pos) };
+            return if in_check { Score::DRAW } else { evaluate(pos) };
         }
         let key = pos.key();
         let hit = self.tt.probe(key);
@@ -424,10 +427,10 @@ impl Searcher {
         let moves = if in_check {
             let moves = pos.legal_moves();
             if moves.is_empty() {
-                return mated_in(ply as i32);
+                return Score::mated_in(ply as i32);
             }
-            best = -INFINITE;
-            stand = -INFINITE;
+            best = -Score::INFINITE;
+            stand = -Score::INFINITE;
             moves
         } else {
             stand = hit.map_or_else(|| evaluate(pos), |h| h.eval);
@@ -455,7 +458,7 @@ impl Searcher {
             self.push_frame(idx, &child, check, Some(m), is_capture(pos, m));
             let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.aborted {
-                return 0;
+                return Score::DRAW;
             }
             if v > best {
                 best = v;
@@ -474,9 +477,9 @@ impl Searcher {
             } else {
                 Bound::Upper
             };
-            if let Some(s) = to_tt(best, ply as i32) {
+            if let Some(s) = best.to_tt(ply as i32) {
                 self.tt
-                    .store(key, best_move, s, stand.max(-INFINITE + 1), 0, bound);
+                    .store(key, best_move, s, stand.max(-Score::INFINITE + 1), 0, bound);
             }
         }
         best
