@@ -211,9 +211,9 @@ fn judge_lines_and_errors() {
     assert_eq!(j.to_string(), "* in progress at ply 3");
     let j = judge_text(None, &["h2e2", "h9g7"]).unwrap();
     assert_eq!(j.to_string(), "* in progress at ply 2");
-    let e = judge_text(None, &["h2e2", "h2e2"]).unwrap_err();
+    let e = judge_text(None, &["h2e2", "h2e2"]).unwrap_err().to_string();
     assert!(e.contains("ply 2"), "{e}");
-    let e = judge_text(None, &["h2e2", "zz"]).unwrap_err();
+    let e = judge_text(None, &["h2e2", "zz"]).unwrap_err().to_string();
     assert!(e.contains("ply 2"), "{e}");
     assert!(judge_text(Some("nonsense"), &moves).is_err());
 }
@@ -236,6 +236,7 @@ fn judge_pgn_reports_disagreements() {
     );
     assert!(judge_pgn("[Round \"3\"]\n\n1. h2e2 h2e2 *\n")
         .unwrap_err()
+        .to_string()
         .contains("ply 2"));
 }
 

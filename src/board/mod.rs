@@ -23,4 +23,4 @@ pub use moves::{Move, MoveList};
 pub use notation::MoveError;
 pub use piece::{Piece, PieceKind};
 pub use position::{Position, START_FEN};
-pub use square::{Color, Square};
+pub use square::{Color, Square, SquareError};

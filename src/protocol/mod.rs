@@ -7,6 +7,7 @@
 
 pub mod command;
 pub mod engine;
+pub mod limits;
 pub mod options;
 pub mod output;
 

@@ -11,8 +11,8 @@
 //! disagreements.
 
 use crate::board::rules::Outcome;
-use crate::board::{Color, Game, Move, Position};
-use crate::tools::matchrunner::pgn;
+use crate::board::{Color, FenError, Game, GameError, Move, Position};
+use crate::tools::pgn::{self, PgnError};
 use std::fmt;
 use std::path::PathBuf;
 
@@ -90,20 +90,31 @@ pub fn judge(start: &Position, moves: &[Move]) -> Judgement {
     }
 }
 
+/// Why a move list could not be judged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum JudgeError {
+    /// The start position is not a legal position.
+    #[error("invalid FEN: {0}")]
+    Fen(FenError),
+    /// A move is malformed or illegal (the error names its ply).
+    #[error("{0}")]
+    Move(GameError),
+}
+
 /// Judges a move list given as text: `fen` (the start position if `None`) and ICCS moves. An
 /// error names the bad FEN or the ply of the first illegal or malformed move.
-pub fn judge_text<S: AsRef<str>>(fen: Option<&str>, moves: &[S]) -> Result<Judgement, String> {
+pub fn judge_text<S: AsRef<str>>(fen: Option<&str>, moves: &[S]) -> Result<Judgement, JudgeError> {
     let start = match fen {
-        Some(f) => Position::from_fen(f).map_err(|e| format!("invalid FEN: {e}"))?,
+        Some(f) => Position::from_fen(f).map_err(JudgeError::Fen)?,
         None => Position::startpos(),
     };
-    let game = Game::from_moves(start, moves).map_err(|e| e.to_string())?;
+    let game = Game::from_moves(start, moves).map_err(JudgeError::Move)?;
     Ok(judge(game.start(), game.moves()))
 }
 
 /// Judges every game of a PGN text: one line per game and a last summary line; the number of
 /// games whose recorded result disagrees with the rules' verdict.
-pub fn judge_pgn(text: &str) -> Result<(String, usize), String> {
+pub fn judge_pgn(text: &str) -> Result<(String, usize), PgnError> {
     let games = pgn::read(text)?;
     let mut out = String::new();
     let mut disagree = 0;
