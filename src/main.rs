@@ -40,6 +40,9 @@ enum Command {
     /// Fit the evaluation's tables and weights to the results of recorded games (prints Rust
     /// constants for `eval.rs`; progress on stderr with RUST_LOG=info).
     Tune(chariot::tools::tune::TuneArgs),
+    /// Judge a game by the rules (the match referee): `judge [--fen FEN] [MOVE …]` or `judge --pgn
+    /// FILE`; prints `<result> <reason> at ply <n>` or `* in progress at ply <n>`.
+    Judge(chariot::tools::judge::JudgeArgs),
     /// Search the bench positions to a fixed depth; last line `<nodes> nodes <nps> nps`.
     Bench {
         /// Depth (default 8).
@@ -79,6 +82,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some(Command::Judge(args)) => ExitCode::from(chariot::tools::judge::run(&args)),
         Some(Command::Bench { depth }) => {
             match chariot::tools::bench::run(depth, &mut std::io::stdout()) {
                 Ok(_) => ExitCode::SUCCESS,

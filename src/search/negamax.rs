@@ -1,5 +1,7 @@
 //! The tree search: principal-variation alpha-beta and quiescence, with the rules of the game
-//! (repetition verdicts, 60-move rule, bare material) applied at every non-root node.
+//! (repetition verdicts with perpetual check and chase, 60-move rule, bare material) applied at
+//! every non-root node. Rule wins and losses are in the rule band and never stored as hash
+//! values: they depend on the path.
 //!
 //! Invariant: `stack[root + ply]` describes the node at `ply` (key, in-check flag, repetition
 //! window, static evaluation) and is filled by the caller before descending.
@@ -7,6 +9,7 @@
 use super::ordering::{capture_score, is_capture, Context, Picker};
 use super::tt::{Bound, Hit};
 use super::Searcher;
+use crate::board::chase::{perpetual_chasers, unwind};
 use crate::board::{Move, PieceKind, Position};
 use crate::eval::{evaluate, VALUES};
 use crate::score::{Score, MAX_PLY};
@@ -22,7 +25,8 @@ pub struct Frame {
     pub window: u16,
     /// Static evaluation (not valid in check).
     pub eval: Score,
-    /// Move played to reach the next ply, with its piece index (for counter-moves).
+    /// Move played to reach the next ply, with its piece index (for counter-moves, and to
+    /// replay a repeated cycle when judging chases).
     pub moved: Option<(usize, Move)>,
 }
 
@@ -91,10 +95,12 @@ impl Searcher {
         }
     }
 
-    /// The rule verdict for the node at `ply`, if a repetition ends it; `Err(())` when the
-    /// position occurred before in the window without a verdict yet (its hash entry may come
-    /// from a path without that history, so it must not cut the search short).
-    fn repetition(&self, ply: usize) -> Result<Option<Score>, ()> {
+    /// The rule verdict for the node at `ply` (position `pos`), if a repetition ends it;
+    /// `Err(())` when the position occurred before in the window without a verdict yet (its
+    /// hash entry may come from a path without that history, so it must not cut the search
+    /// short). Perpetual check outranks perpetual chase; the chase is judged only when a cycle
+    /// is found and nobody checked throughout, by replaying the cycle's moves.
+    fn repetition(&self, pos: &Position, ply: usize) -> Result<Option<Score>, ()> {
         let idx = self.root + ply;
         let here = &self.stack[idx];
         let window = (here.window as usize).min(idx);
@@ -109,7 +115,8 @@ impl Searcher {
                     return Ok(Some(match (they, we) {
                         (true, false) => Score::ban_win(ply as i32),
                         (false, true) => Score::ban_loss(ply as i32),
-                        _ => Score::DRAW,
+                        (true, true) => Score::DRAW,
+                        (false, false) => self.chase_verdict(pos, ply, i),
                     }));
                 }
                 seen = true;
@@ -120,6 +127,28 @@ impl Searcher {
             Err(())
         } else {
             Ok(None)
+        }
+    }
+
+    /// The chase verdict of the cycle of the last `len` plies before the node at `ply`: a rule
+    /// win if only the opponent chased one same piece with every move, a loss if only the side
+    /// to move did, else a draw.
+    #[cold]
+    fn chase_verdict(&self, pos: &Position, ply: usize, len: usize) -> Score {
+        let idx = self.root + ply;
+        let moves: Option<Vec<Move>> = self.stack[idx - len..idx]
+            .iter()
+            .map(|f| f.moved.map(|(_, m)| m))
+            .collect();
+        let Some(moves) = moves else {
+            return Score::DRAW;
+        };
+        let chasers = perpetual_chasers(&unwind(pos, &moves), &moves);
+        let us = pos.side_to_move().index();
+        match (chasers[us], chasers[1 - us]) {
+            (false, true) => Score::ban_win(ply as i32),
+            (true, false) => Score::ban_loss(ply as i32),
+            _ => Score::DRAW,
         }
     }
 
@@ -164,7 +193,7 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply as u32);
         // (2) Rules, in the referee's order (`board::rules`): a repetition verdict first (a
         // perpetual check completed on the 120th ply still loses), then the 60-move rule.
-        let repeated = match self.repetition(ply) {
+        let repeated = match self.repetition(pos, ply) {
             Ok(Some(v)) => return v,
             Ok(None) => false,
             Err(()) => true,
