@@ -97,14 +97,14 @@ mod tests {
         let l = Limits {
             move_overhead: 10,
             clock: Some(Clock {
-                time: 60,
+                time: 100,
                 inc: 10,
                 movestogo: None,
             }),
             ..Default::default()
         };
         let b = budget(&l).unwrap();
-        assert!(b.hard <= 60 - 10 - RESERVE_MS, "{b:?}");
+        assert!(b.hard <= 100 - 10 - RESERVE_MS, "{b:?}");
         assert!(b.target <= 10, "{b:?}");
     }
 }
