@@ -586,3 +586,59 @@ fn random_garbage_never_kills_the_engine() {
     }
     assert!(e.child.try_wait().expect("wait").is_none(), "engine exited");
 }
+
+#[test]
+fn threads_option_in_both_syntaxes_and_stop_with_helpers() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hello = e.until(5.0, |l| l == "uciok");
+    assert!(hello.contains(&"option name Threads type spin default 1 min 1 max 1024".to_string()));
+    e.send("setoption name Threads value 2");
+    e.send("setoption name Threads value 1025");
+    e.send("setoption name Threads value many");
+    let refused = e.ready();
+    assert_eq!(
+        refused
+            .iter()
+            .filter(|l| l.starts_with("info string bad value for Threads"))
+            .count(),
+        2,
+        "{refused:?}"
+    );
+    e.send("go depth 5");
+    assert_legal(None, &[], &best_of(&e.bestmove(10.0)));
+    // Resized and a new game between searches, and while one runs.
+    e.send("setoption threads 3");
+    e.send("ucinewgame");
+    e.send("position startpos moves h2e2");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("setoption name Threads value 1");
+    e.send("ucinewgame");
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.send("stop");
+    let out = e.bestmove(2.0);
+    assert!(
+        t.elapsed() <= Duration::from_millis(50),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    assert_legal(None, &["h2e2"], &best_of(&out));
+    e.send("setoption name Threads value 4");
+    e.send("go movetime 200");
+    let out = e.bestmove(3.0);
+    assert_legal(None, &["h2e2"], &best_of(&out));
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("stop");
+    e.bestmove(2.0);
+    assert!(
+        t.elapsed() <= Duration::from_millis(50),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    e.send("quit");
+    assert!(e.close_and_wait(2.0).success());
+}

@@ -91,7 +91,7 @@ const HELP: &str = "\
 Chariot speaks UCI (after `uci`, or with no handshake) and UCCI (after `ucci`).
   uci | ucci                   handshake: id, options, uciok/ucciok
   isready                      readyok
-  setoption name N [value V]   or UCCI `setoption N V` (Hash, Clear Hash, Ponder, Move Overhead)
+  setoption name N [value V]   or UCCI `setoption N V` (see `uci`)
   ucinewgame | newgame         clear the hash table and histories
   position startpos|fen F [moves M...]
   go [depth D] [nodes N] [movetime T] [wtime T btime T winc I binc I movestogo M]
@@ -221,7 +221,9 @@ impl Controller {
             Ok(o) => o,
             Err(_) => {
                 log::error!("search thread panicked");
-                Outcome::Task(Searcher::new(self.options.hash_mb as usize))
+                let mut s = Searcher::new(self.options.hash_mb as usize);
+                s.set_threads(self.options.threads as usize);
+                Outcome::Task(s)
             }
         };
         let mut searcher = match outcome {
@@ -394,6 +396,10 @@ impl Controller {
             Ok(Effect::ResizeHash) => {
                 let mb = self.options.hash_mb as usize;
                 self.with_searcher(move |s| s.set_hash_mb(mb));
+            }
+            Ok(Effect::Threads) => {
+                let n = self.options.threads as usize;
+                self.with_searcher(move |s| s.set_threads(n));
             }
             Ok(Effect::ClearHash) | Ok(Effect::NewGame) => self.with_searcher(Searcher::clear),
             Err(e) => self.out.info_string(&e.to_string()),

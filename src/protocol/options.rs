@@ -1,6 +1,7 @@
 //! The engine's options: what is announced in each dialect, and how a `setoption` applies.
 
 use super::Dialect;
+use crate::search::threads::MAX_THREADS;
 use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
 
 /// Largest hash table in MiB.
@@ -19,6 +20,8 @@ pub struct Options {
     pub move_overhead: i64,
     /// UCCI times in milliseconds (true) or seconds (false).
     pub usemillisec: bool,
+    /// Search threads (Lazy SMP), 1–`MAX_THREADS`.
+    pub threads: i64,
 }
 
 impl Default for Options {
@@ -28,6 +31,7 @@ impl Default for Options {
             ponder: false,
             move_overhead: 10,
             usemillisec: true,
+            threads: 1,
         }
     }
 }
@@ -39,6 +43,8 @@ pub enum Effect {
     None,
     /// Resize the hash table to `Options::hash_mb`.
     ResizeHash,
+    /// Make the thread pool `Options::threads` strong.
+    Threads,
     /// Clear the hash table and histories.
     ClearHash,
     /// A new game.
@@ -56,7 +62,7 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
                 max: Some(max),
             };
             [
-                spin("Threads", 1, 1, 1),
+                spin("Threads", 1, 1, MAX_THREADS as i64),
                 spin("Hash", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
                 UciOptionConfig::Button {
                     name: "Clear Hash".into(),
@@ -74,7 +80,7 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
         Dialect::Ucci => vec![
             "option usemillisec type check default true".into(),
             format!("option hashsize type spin min 1 max {MAX_HASH_MB} default {DEFAULT_HASH_MB}"),
-            "option threads type spin min 1 max 1 default 1".into(),
+            format!("option threads type spin min 1 max {MAX_THREADS} default 1"),
             "option ponder type check default false".into(),
             "option newgame type button".into(),
         ],
@@ -178,7 +184,10 @@ impl Options {
                 self.hash_mb = spin(1, MAX_HASH_MB, Some(DEFAULT_HASH_MB))?;
                 Ok(Effect::ResizeHash)
             }
-            "threads" => spin(1, 1, Some(1)).map(|_| Effect::None),
+            "threads" => {
+                self.threads = spin(1, MAX_THREADS as i64, Some(1))?;
+                Ok(Effect::Threads)
+            }
             "clearhash" => Ok(Effect::ClearHash),
             "newgame" | "ucinewgame" => Ok(Effect::NewGame),
             "ponder" => {

@@ -10,6 +10,7 @@
 pub mod limits;
 pub mod negamax;
 pub mod ordering;
+pub mod threads;
 pub mod time;
 pub mod tt;
 
@@ -20,6 +21,7 @@ use crate::board::{Game, Move, Position};
 use crate::score::{Score, MAX_PLY};
 use negamax::Frame;
 use ordering::Heuristics;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// One progress report: normally one per completed iteration.
@@ -74,9 +76,19 @@ const PLIES: usize = MAX_PLY as usize + 2;
 
 /// Owns the search tables (hash table, histories) between searches.
 pub struct Searcher {
-    tt: tt::Table,
+    tt: Arc<tt::Table>,
     hash_mb: usize,
     heur: Heuristics,
+    /// 0 for the main thread, 1… for helpers.
+    thread_id: usize,
+    /// Helper threads (only the main searcher has any).
+    pool: threads::Pool,
+    /// Where a helper publishes its node count.
+    published: Option<Arc<AtomicU64>>,
+    /// A helper's halt flag, raised by the main thread when its search ends.
+    halt: Option<Arc<AtomicBool>>,
+    /// Number of principal variations wanted (MultiPV).
+    multipv: usize,
     // Per-search state.
     nodes: u64,
     seldepth: u32,
@@ -95,10 +107,33 @@ pub struct Searcher {
 impl Searcher {
     /// A searcher with a hash table of `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Searcher {
+        Searcher::with_table(Arc::new(tt::Table::new(hash_mb)), hash_mb)
+    }
+
+    /// A helper thread's searcher on the shared table `tt`.
+    fn helper(
+        id: usize,
+        tt: Arc<tt::Table>,
+        published: Arc<AtomicU64>,
+        halt: &Arc<AtomicBool>,
+    ) -> Searcher {
+        let mut s = Searcher::with_table(tt, 0);
+        s.thread_id = id;
+        s.published = Some(published);
+        s.halt = Some(Arc::clone(halt));
+        s
+    }
+
+    fn with_table(tt: Arc<tt::Table>, hash_mb: usize) -> Searcher {
         Searcher {
-            tt: tt::Table::new(hash_mb),
+            tt,
             hash_mb: hash_mb.max(1),
             heur: Heuristics::new(PLIES),
+            thread_id: 0,
+            pool: threads::Pool::default(),
+            published: None,
+            halt: None,
+            multipv: 1,
             nodes: 0,
             seldepth: 0,
             aborted: false,
@@ -117,7 +152,24 @@ impl Searcher {
     /// Resizes the hash table (clears it).
     pub fn set_hash_mb(&mut self, mb: usize) {
         self.hash_mb = mb.max(1);
-        self.tt = tt::Table::new(self.hash_mb);
+        self.tt = Arc::new(tt::Table::new(self.hash_mb));
+    }
+
+    /// Sets the number of search threads (1 = the main thread alone), clamped to
+    /// 1..=`threads::MAX_THREADS`. Helper threads are kept and reused between searches.
+    pub fn set_threads(&mut self, n: usize) {
+        let helpers = n.clamp(1, threads::MAX_THREADS) - 1;
+        self.pool.resize(helpers, &self.tt);
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.pool.helpers() + 1
+    }
+
+    /// Sets the number of principal variations reported (MultiPV), at least 1.
+    pub fn set_multipv(&mut self, n: usize) {
+        self.multipv = n.max(1);
     }
 
     /// Hash table size in MiB.
@@ -129,6 +181,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.heur.clear();
+        self.pool.clear();
     }
 
     /// Hash table fill, per mille.
@@ -179,8 +232,25 @@ impl Searcher {
         self.stack.resize(self.root + PLIES + 2, Frame::default());
     }
 
+    /// Nodes of every thread in this search.
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.pool.nodes()
+    }
+
+    /// Whether this search must end now: stopped by the GUI, or (helpers) by the main thread.
+    fn halted(&self) -> bool {
+        self.control.stopped()
+            || self
+                .halt
+                .as_ref()
+                .is_some_and(|h| h.load(Ordering::Relaxed))
+    }
+
     fn check_limits(&mut self) {
-        if self.control.stopped() {
+        if let Some(p) = &self.published {
+            p.store(self.nodes, Ordering::Relaxed);
+        }
+        if self.halted() {
             self.aborted = true;
             return;
         }
@@ -195,7 +265,7 @@ impl Searcher {
             return;
         }
         if let Some(n) = self.node_limit {
-            if self.nodes >= n {
+            if self.total_nodes() >= n {
                 self.aborted = true;
             }
         }
@@ -234,7 +304,9 @@ impl Searcher {
             }
         }
         self.setup(game, control);
-        self.tt.new_search();
+        if self.thread_id == 0 {
+            self.tt.new_search();
+        }
         let budget = time::budget(limits);
         self.hard_ms = budget.map(|b| b.hard);
         self.node_limit = limits.nodes;
@@ -258,7 +330,12 @@ impl Searcher {
             .clamp(1, MAX_PLY as u32 - 4);
         let mut prev_score = Score::DRAW;
         let mut instability = 0.0f64;
+        let tt = Arc::clone(&self.tt);
+        self.pool.start(game, limits, control, &tt, self.multipv);
         for depth in 1..=max_depth {
+            if threads::skips(self.thread_id, depth) && depth < max_depth {
+                continue;
+            }
             self.root_depth = depth;
             self.seldepth = 0;
             let mut delta = 30;
@@ -303,13 +380,14 @@ impl Searcher {
             prev_score = score;
             self.can_abort = true;
             let elapsed = self.control.elapsed_ms();
+            let nodes = self.total_nodes();
             sink.iteration(&Info {
                 depth,
                 seldepth: self.seldepth.max(depth),
                 score,
-                nodes: self.nodes,
+                nodes,
                 time_ms: elapsed,
-                nps: self.nodes * 1000 / elapsed.max(1),
+                nps: nodes * 1000 / elapsed.max(1),
                 hashfull: self.tt.hashfull(),
                 pv: legal_pv(&root_pos, &pv),
             });
@@ -319,7 +397,7 @@ impl Searcher {
                 }
             }
             if let Some(n) = limits.nodes {
-                if self.nodes >= n {
+                if self.total_nodes() >= n {
                     break;
                 }
             }
@@ -341,15 +419,19 @@ impl Searcher {
             {
                 break;
             }
-            if self.control.stopped() {
+            if self.halted() {
                 break;
             }
         }
-        result.nodes = self.nodes;
         // Hold the result while the GUI still waits for `stop` (infinite, or pondering).
-        while (limits.infinite || self.control.pondering()) && !self.control.stopped() {
+        while (limits.infinite || self.control.pondering()) && !self.halted() {
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
+        self.pool.stop();
+        if let Some(p) = &self.published {
+            p.store(self.nodes, Ordering::Relaxed);
+        }
+        result.nodes = self.total_nodes();
         result
     }
 

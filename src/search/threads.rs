@@ -1,0 +1,181 @@
+//! Lazy SMP: a pool of helper threads, made once and kept between searches, each with a
+//! `Searcher` of its own (histories, killers, stack) sharing the main searcher's hash table.
+//!
+//! During a search every helper searches the same root as the main thread with no limit of
+//! its own; what it finds reaches the main thread only through the table. Helpers stop when
+//! the search's `Control` is stopped (a GUI `stop`/`quit` reaches them at once) or when the
+//! main thread raises the pool's halt flag as its own search ends; the main thread then waits
+//! until every helper is idle, so no helper outlives the search it belongs to. The main
+//! thread's result is the answer; helpers only publish their node counts.
+
+use super::tt::Table;
+use super::{Control, Limits, NullSink, Searcher};
+use crate::board::Game;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// Largest `Threads` value (helpers + the main thread).
+pub const MAX_THREADS: usize = 1024;
+
+struct Job {
+    game: Game,
+    limits: Limits,
+    control: Arc<Control>,
+    tt: Arc<Table>,
+    multipv: usize,
+}
+
+enum Message {
+    Search(Box<Job>),
+    Clear,
+    Quit,
+}
+
+struct Worker {
+    to: Sender<Message>,
+    idle: Receiver<()>,
+    nodes: Arc<AtomicU64>,
+    handle: Option<JoinHandle<()>>,
+}
+
+/// The helper threads (none when `Threads` is 1).
+#[derive(Default)]
+pub struct Pool {
+    workers: Vec<Worker>,
+    halt: Arc<AtomicBool>,
+    searching: bool,
+}
+
+impl Pool {
+    /// Number of helper threads.
+    pub fn helpers(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Makes the pool `helpers` threads strong, keeping existing threads; new ones share `tt`.
+    pub fn resize(&mut self, helpers: usize, tt: &Arc<Table>) {
+        self.workers.truncate(helpers); // dropped workers quit and are joined
+        while self.workers.len() < helpers {
+            let id = self.workers.len() + 1;
+            let (to, from) = channel::<Message>();
+            let (idle_tx, idle) = channel::<()>();
+            let nodes = Arc::new(AtomicU64::new(0));
+            let mut s = Searcher::helper(id, Arc::clone(tt), Arc::clone(&nodes), &self.halt);
+            let spawned = std::thread::Builder::new()
+                .name(format!("helper {id}"))
+                .spawn(move || {
+                    while let Ok(msg) = from.recv() {
+                        match msg {
+                            Message::Search(job) => {
+                                s.tt = job.tt;
+                                s.multipv = job.multipv;
+                                s.search(&job.game, &job.limits, &job.control, &mut NullSink);
+                            }
+                            Message::Clear => s.heur.clear(),
+                            Message::Quit => break,
+                        }
+                        if idle_tx.send(()).is_err() {
+                            break;
+                        }
+                    }
+                });
+            match spawned {
+                Ok(handle) => self.workers.push(Worker {
+                    to,
+                    idle,
+                    nodes,
+                    handle: Some(handle),
+                }),
+                Err(e) => {
+                    log::error!("cannot start helper thread {id}: {e}");
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Starts every helper on the search of `game` (helpers ignore the clock and node limits:
+    /// the main thread ends the search).
+    pub(super) fn start(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &Arc<Control>,
+        tt: &Arc<Table>,
+        multipv: usize,
+    ) {
+        if self.workers.is_empty() {
+            return;
+        }
+        self.halt.store(false, Ordering::SeqCst);
+        let limits = Limits {
+            depth: limits.depth,
+            root_moves: limits.root_moves.clone(),
+            ..Limits::default()
+        };
+        for w in &self.workers {
+            w.nodes.store(0, Ordering::Relaxed);
+            let _ = w.to.send(Message::Search(Box::new(Job {
+                game: game.clone(),
+                limits: limits.clone(),
+                control: Arc::clone(control),
+                tt: Arc::clone(tt),
+                multipv,
+            })));
+        }
+        self.searching = true;
+    }
+
+    /// Halts every helper and waits until all are idle.
+    pub(super) fn stop(&mut self) {
+        if !self.searching {
+            return;
+        }
+        self.halt.store(true, Ordering::SeqCst);
+        for w in &self.workers {
+            let _ = w.idle.recv();
+        }
+        self.searching = false;
+    }
+
+    /// Nodes searched by the helpers in the current (or last) search.
+    pub fn nodes(&self) -> u64 {
+        self.workers
+            .iter()
+            .map(|w| w.nodes.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// Clears every helper's histories.
+    pub fn clear(&mut self) {
+        for w in &self.workers {
+            let _ = w.to.send(Message::Clear);
+        }
+        for w in &self.workers {
+            let _ = w.idle.recv();
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.to.send(Message::Quit);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Whether helper `id` skips iteration `depth` (the classic Lazy SMP pattern: helpers spread
+/// over neighbouring depths rather than all searching the same one).
+pub(super) fn skips(id: usize, depth: u32) -> bool {
+    const SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    if id == 0 {
+        return false;
+    }
+    let i = (id - 1) % 20;
+    ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
+}
