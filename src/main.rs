@@ -43,6 +43,12 @@ enum Command {
     /// Judge a game by the rules (the match referee): `judge [--fen FEN] [MOVE …]` or `judge --pgn
     /// FILE`; prints `<result> <reason> at ply <n>` or `* in progress at ply <n>`.
     Judge(chariot::tools::judge::JudgeArgs),
+    /// Fit the win/draw/loss model (`UCI_ShowWDL`) to the scored moves of finished games.
+    WdlFit {
+        /// PGN files written by `chariot match --pgn`.
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
     /// Search the bench positions to a fixed depth; last line `<nodes> nodes <nps> nps`.
     Bench {
         /// Depth (default 8).
@@ -75,6 +81,16 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => match chariot::tools::tune::run(&args) {
             Ok(text) => {
                 print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Some(Command::WdlFit { files }) => match chariot::tools::wdl::run(&files) {
+            Ok(text) => {
+                println!("{text}");
                 ExitCode::SUCCESS
             }
             Err(e) => {

@@ -642,3 +642,84 @@ fn threads_option_in_both_syntaxes_and_stop_with_helpers() {
     e.send("quit");
     assert!(e.close_and_wait(2.0).success());
 }
+
+#[test]
+fn multipv_lines_in_both_dialects() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.send("setoption name MultiPV value 3");
+    e.send("setoption name MultiPV value 0");
+    let out = e.ready();
+    assert!(out
+        .iter()
+        .any(|l| l.starts_with("info string bad value for MultiPV")));
+    e.send("go depth 4");
+    let out = e.bestmove(10.0);
+    let last: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .collect();
+    assert_eq!(last.len(), 3, "{out:?}");
+    for (k, l) in last.iter().enumerate() {
+        assert!(l.contains(&format!(" multipv {} ", k + 1)), "{l}");
+    }
+    let first = last[0]
+        .split(" pv ")
+        .nth(1)
+        .and_then(|p| p.split(' ').next());
+    assert_eq!(first, Some(best_of(&out).as_str()));
+
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.send("setoption multipv 2");
+    e.send("position startpos");
+    e.send("banmoves h2e2");
+    e.send("go depth 3");
+    let out = e.bestmove(10.0);
+    let last: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info depth 3 "))
+        .collect();
+    assert_eq!(last.len(), 2, "{out:?}");
+    assert!(last.iter().all(|l| !l.contains(" pv h2e2")));
+    assert!(last[1].contains(" multipv 2 "));
+    assert_ne!(best_of(&out), "h2e2");
+}
+
+#[test]
+fn show_wdl_sums_to_1000_and_mates_are_certain() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.send("setoption name UCI_ShowWDL value maybe");
+    assert!(e
+        .ready()
+        .iter()
+        .any(|l| l.starts_with("info string bad value for UCI_ShowWDL")));
+    e.send("go depth 3");
+    let out = e.bestmove(10.0);
+    assert!(out.iter().all(|l| !l.contains(" wdl ")), "wdl while off");
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("go depth 3");
+    let out = e.bestmove(10.0);
+    let wdl = |l: &str| -> Vec<u32> {
+        let rest = l.split(" wdl ").nth(1).expect("wdl");
+        rest.split(' ')
+            .take(3)
+            .map(|x| x.parse().expect("number"))
+            .collect()
+    };
+    let scored: Vec<&String> = out.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!scored.is_empty());
+    for l in scored {
+        assert_eq!(wdl(l).iter().sum::<u32>(), 1000, "{l}");
+    }
+    e.send("position fen 3k1ab2/9/9/9/9/9/9/3p5/9/3K5 b");
+    e.send("go depth 4");
+    let out = e.bestmove(10.0);
+    let last = out
+        .iter()
+        .rev()
+        .find(|l| l.contains("score mate 1"))
+        .expect("mate");
+    assert_eq!(wdl(last), vec![1000, 0, 0]);
+}

@@ -516,7 +516,10 @@ impl Controller {
         let mut sink = ProtocolSink {
             out: out.clone(),
             dialect,
+            multi: self.options.multipv > 1,
+            wdl: self.options.show_wdl,
         };
+        searcher.set_multipv(self.options.multipv as usize);
         let game = self.game.clone();
         let events = self.events.clone();
         let thread_control = Arc::clone(&control);

@@ -6,6 +6,8 @@ use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
 
 /// Largest hash table in MiB.
 pub const MAX_HASH_MB: i64 = 4096;
+/// Largest MultiPV.
+pub const MAX_MULTIPV: i64 = 128;
 /// Default hash table in MiB.
 pub const DEFAULT_HASH_MB: i64 = 16;
 
@@ -22,6 +24,10 @@ pub struct Options {
     pub usemillisec: bool,
     /// Search threads (Lazy SMP), 1–`MAX_THREADS`.
     pub threads: i64,
+    /// Principal variations reported, 1–`MAX_MULTIPV`.
+    pub multipv: i64,
+    /// `UCI_ShowWDL`: win/draw/loss per mille on every `info` line with a score.
+    pub show_wdl: bool,
 }
 
 impl Default for Options {
@@ -32,6 +38,8 @@ impl Default for Options {
             move_overhead: 10,
             usemillisec: true,
             threads: 1,
+            multipv: 1,
+            show_wdl: false,
         }
     }
 }
@@ -71,7 +79,12 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
                     name: "Ponder".into(),
                     default: Some(false),
                 },
+                spin("MultiPV", 1, 1, MAX_MULTIPV),
                 spin("Move Overhead", 10, 0, 5000),
+                UciOptionConfig::Check {
+                    name: "UCI_ShowWDL".into(),
+                    default: Some(false),
+                },
             ]
             .into_iter()
             .map(|o| UciMessage::Option(o).serialize())
@@ -82,6 +95,7 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             format!("option hashsize type spin min 1 max {MAX_HASH_MB} default {DEFAULT_HASH_MB}"),
             format!("option threads type spin min 1 max {MAX_THREADS} default 1"),
             "option ponder type check default false".into(),
+            format!("option multipv type spin min 1 max {MAX_MULTIPV} default 1"),
             "option newgame type button".into(),
         ],
     }
@@ -105,9 +119,7 @@ const IGNORED: &[&str] = &[
     "ucivariant",
     "ucichess960",
     "ucianalysemode",
-    "ucishowwdl",
     "uccixiangqi",
-    "multipv",
 ];
 
 fn normalise(name: &str) -> String {
@@ -192,6 +204,14 @@ impl Options {
             "newgame" | "ucinewgame" => Ok(Effect::NewGame),
             "ponder" => {
                 self.ponder = boolean()?;
+                Ok(Effect::None)
+            }
+            "ucishowwdl" => {
+                self.show_wdl = boolean()?;
+                Ok(Effect::None)
+            }
+            "multipv" => {
+                self.multipv = spin(1, MAX_MULTIPV, None)?;
                 Ok(Effect::None)
             }
             "moveoverhead" => {

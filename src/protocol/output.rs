@@ -111,13 +111,18 @@ fn moves_text(pv: &[Move]) -> String {
 }
 
 /// One `info` line for a search report.
-pub fn info_line(dialect: Dialect, info: &Info) -> String {
+/// `multi`: MultiPV is above 1 (UCCI then shows `multipv` too); `wdl`: add `wdl W D L`.
+pub fn info_line(dialect: Dialect, info: &Info, multi: bool, wdl: bool) -> String {
     let mut s = format!("info depth {} seldepth {}", info.depth, info.seldepth);
-    if dialect == Dialect::Uci {
-        s.push_str(" multipv 1");
+    if dialect == Dialect::Uci || multi {
+        s.push_str(&format!(" multipv {}", info.multipv));
     }
     s.push(' ');
     s.push_str(&score_text(dialect, info.score));
+    if wdl {
+        let (w, d, l) = crate::tools::wdl::MODEL.wdl(info.score);
+        s.push_str(&format!(" wdl {w} {d} {l}"));
+    }
     s.push_str(&format!(" nodes {} nps {}", info.nodes, info.nps));
     if dialect == Dialect::Uci {
         s.push_str(&format!(" hashfull {}", info.hashfull));
@@ -136,11 +141,16 @@ pub struct ProtocolSink {
     pub out: Out,
     /// Dialect of the session.
     pub dialect: Dialect,
+    /// MultiPV is above 1.
+    pub multi: bool,
+    /// `UCI_ShowWDL`: add win/draw/loss per mille.
+    pub wdl: bool,
 }
 
 impl InfoSink for ProtocolSink {
     fn iteration(&mut self, info: &Info) {
-        self.out.line(&info_line(self.dialect, info));
+        self.out
+            .line(&info_line(self.dialect, info, self.multi, self.wdl));
     }
 }
 

@@ -29,6 +29,8 @@ use std::sync::Arc;
 pub struct Info {
     /// Iteration depth.
     pub depth: u32,
+    /// Which line this is (1 = best; MultiPV).
+    pub multipv: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
     /// Score from the side to move's view.
@@ -70,6 +72,17 @@ pub struct SearchResult {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
+    /// The lines of the last completed iteration, best first (one unless MultiPV).
+    pub lines: Vec<Line>,
+}
+
+/// One principal variation of a completed iteration.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// Its score (side to move's view).
+    pub score: Score,
+    /// Its moves, legal from the root; never empty.
+    pub pv: Vec<Move>,
 }
 
 const PLIES: usize = MAX_PLY as usize + 2;
@@ -330,6 +343,8 @@ impl Searcher {
             .clamp(1, MAX_PLY as u32 - 4);
         let mut prev_score = Score::DRAW;
         let mut instability = 0.0f64;
+        let n_lines = self.multipv.min(root_moves.len());
+        let mut prev_lines: Vec<Line> = Vec::new();
         let tt = Arc::clone(&self.tt);
         self.pool.start(game, limits, control, &tt, self.multipv);
         for depth in 1..=max_depth {
@@ -338,36 +353,71 @@ impl Searcher {
             }
             self.root_depth = depth;
             self.seldepth = 0;
-            let mut delta = 30;
-            let (mut alpha, mut beta) = if depth >= 4 && !prev_score.is_mate() {
-                (prev_score - delta, prev_score + delta)
-            } else {
-                (-Score::INFINITE, Score::INFINITE)
-            };
-            let score = loop {
-                let v = self.root_search(&root_pos, &mut root_moves, depth as i32, alpha, beta);
-                if self.aborted {
-                    break v;
-                }
-                if v <= alpha {
-                    beta = Score::cp((alpha.get() + beta.get()) / 2);
-                    alpha = (v - delta).max(-Score::INFINITE);
-                } else if v >= beta {
-                    beta = (v + delta).min(Score::INFINITE);
+            // MultiPV: line k is the best of the root moves not already in lines 1…k−1.
+            let mut lines: Vec<Line> = Vec::with_capacity(n_lines);
+            for k in 0..n_lines {
+                let prev = if k == 0 {
+                    prev_score
                 } else {
-                    break v;
+                    prev_lines.get(k).map_or(Score::DRAW, |l: &Line| l.score)
+                };
+                let mut delta = 30;
+                let (mut alpha, mut beta) = if depth >= 4 && !prev.is_mate() {
+                    (prev - delta, prev + delta)
+                } else {
+                    (-Score::INFINITE, Score::INFINITE)
+                };
+                let score = loop {
+                    let v = self.root_search(
+                        &root_pos,
+                        &mut root_moves[k..],
+                        depth as i32,
+                        alpha,
+                        beta,
+                        k == 0,
+                    );
+                    if self.aborted {
+                        break v;
+                    }
+                    if v <= alpha {
+                        beta = Score::cp((alpha.get() + beta.get()) / 2);
+                        alpha = (v - delta).max(-Score::INFINITE);
+                    } else if v >= beta {
+                        beta = (v + delta).min(Score::INFINITE);
+                    } else {
+                        break v;
+                    }
+                    delta += delta;
+                    if delta > 1000 {
+                        alpha = -Score::INFINITE;
+                        beta = Score::INFINITE;
+                    }
+                };
+                if self.aborted {
+                    break;
                 }
-                delta += delta;
-                if delta > 1000 {
-                    alpha = -Score::INFINITE;
-                    beta = Score::INFINITE;
+                let mut pv: Vec<Move> = (0..self.pv_len[0]).filter_map(|i| self.pv[0][i]).collect();
+                if pv.first() != Some(&root_moves[k]) {
+                    pv = vec![root_moves[k]];
                 }
-            };
+                lines.push(Line {
+                    score,
+                    pv: legal_pv(&root_pos, &pv),
+                });
+                // Lines so far in score order (stable), root moves in the same order.
+                lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+                for (i, l) in lines.iter().enumerate() {
+                    root_moves[i] = l.pv[0];
+                }
+                // The root moves searched for a line are still all in root_moves[k..]: sorting
+                // permutes the first k+1 only, which hold exactly the lines' first moves.
+            }
             if self.aborted {
                 // The unfinished iteration is discarded: the last completed one stands.
                 break;
             }
-            let pv: Vec<Move> = (0..self.pv_len[0]).filter_map(|i| self.pv[0][i]).collect();
+            let score = lines[0].score;
+            let pv = lines[0].pv.clone();
             let best = pv.first().copied().unwrap_or(root_moves[0]);
             if result.best != Some(best) && depth > 1 {
                 instability += 1.0;
@@ -381,16 +431,21 @@ impl Searcher {
             self.can_abort = true;
             let elapsed = self.control.elapsed_ms();
             let nodes = self.total_nodes();
-            sink.iteration(&Info {
-                depth,
-                seldepth: self.seldepth.max(depth),
-                score,
-                nodes,
-                time_ms: elapsed,
-                nps: nodes * 1000 / elapsed.max(1),
-                hashfull: self.tt.hashfull(),
-                pv: legal_pv(&root_pos, &pv),
-            });
+            for (k, l) in lines.iter().enumerate() {
+                sink.iteration(&Info {
+                    depth,
+                    multipv: k as u32 + 1,
+                    seldepth: self.seldepth.max(depth),
+                    score: l.score,
+                    nodes,
+                    time_ms: elapsed,
+                    nps: nodes * 1000 / elapsed.max(1),
+                    hashfull: self.tt.hashfull(),
+                    pv: l.pv.clone(),
+                });
+            }
+            result.lines = lines.clone();
+            prev_lines = lines;
             if let Some(n) = limits.mate {
                 if score >= Score::mate_in(2 * n as i32 - 1) {
                     break;
@@ -443,6 +498,7 @@ impl Searcher {
         depth: i32,
         mut alpha: Score,
         beta: Score,
+        store: bool,
     ) -> Score {
         let mut best = -Score::INFINITE;
         self.pv_len[0] = 0;
@@ -479,7 +535,7 @@ impl Searcher {
                 }
             }
         }
-        if let Some(s) = best.to_tt(0) {
+        if let Some(s) = best.to_tt(0).filter(|_| store) {
             let bound = if best >= beta {
                 tt::Bound::Lower
             } else {

@@ -7,3 +7,4 @@ pub mod matchrunner;
 pub mod perft;
 pub mod pgn;
 pub mod tune;
+pub mod wdl;
