@@ -608,7 +608,7 @@ fn threads_option_in_both_syntaxes_and_stop_with_helpers() {
     e.send("go depth 5");
     assert_legal(None, &[], &best_of(&e.bestmove(10.0)));
     // Resized and a new game between searches, and while one runs.
-    e.send("setoption threads 3");
+    e.send("setoption threads 2");
     e.send("ucinewgame");
     e.send("position startpos moves h2e2");
     e.send("go infinite");
@@ -625,7 +625,7 @@ fn threads_option_in_both_syntaxes_and_stop_with_helpers() {
         t.elapsed()
     );
     assert_legal(None, &["h2e2"], &best_of(&out));
-    e.send("setoption name Threads value 4");
+    e.send("setoption name Threads value 2");
     e.send("go movetime 200");
     let out = e.bestmove(3.0);
     assert_legal(None, &["h2e2"], &best_of(&out));
@@ -722,4 +722,39 @@ fn show_wdl_sums_to_1000_and_mates_are_certain() {
         .find(|l| l.contains("score mate 1"))
         .expect("mate");
     assert_eq!(wdl(last), vec![1000, 0, 0]);
+}
+
+#[test]
+fn lowest_skill_still_mates_in_one_and_plays_legal_moves() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.send("setoption name Skill Level value 21");
+    e.send("setoption name UCI_Elo value 5");
+    let out = e.ready();
+    assert_eq!(
+        out.iter()
+            .filter(|l| l.starts_with("info string bad value"))
+            .count(),
+        2
+    );
+    e.send("setoption name Skill Level value 0");
+    for (fen, bm) in [
+        ("3k1ab2/9/9/9/9/9/9/3p5/9/3K5 b - - 0 69", "d9e9"),
+        ("3k5/9/9/2N6/9/C7P/P3P4/B4R3/9/3A1KB1R w - - 0 33", "f2f9"),
+    ] {
+        for _ in 0..3 {
+            e.send(&format!("position fen {fen}"));
+            e.send("go movetime 300");
+            assert_eq!(best_of(&e.bestmove(5.0)), bm, "{fen}");
+        }
+    }
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..12 {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send("go movetime 100");
+        let m = best_of(&e.bestmove(5.0));
+        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+        assert_legal(None, &refs, &m);
+        moves.push(m);
+    }
 }

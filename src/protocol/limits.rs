@@ -9,6 +9,7 @@
 use super::command::GoArgs;
 use super::options::Options;
 use crate::board::{Color, Move};
+use crate::search::skill;
 use crate::search::{Clock, Limits};
 
 /// The limits of one `go`. `root_moves` are the moves the search may play (empty: all legal
@@ -40,9 +41,20 @@ pub fn limits(args: &GoArgs, side: Color, options: &Options, root_moves: Vec<Mov
             movestogo,
         })
     };
+    let level = options.skill();
+    let (nodes, min_depth) = if level < skill::MAX_LEVEL {
+        let cap = skill::node_cap(level);
+        (
+            Some(args.nodes.map_or(cap, |n| n.min(cap))),
+            Some(skill::MIN_DEPTH),
+        )
+    } else {
+        (args.nodes, None)
+    };
     Limits {
         depth: args.depth.map(|d| to_u32(d).max(1)),
-        nodes: args.nodes,
+        nodes,
+        min_depth,
         movetime: args.movetime,
         mate: args.mate.map(to_u32),
         clock,

@@ -1,6 +1,7 @@
 //! The engine's options: what is announced in each dialect, and how a `setoption` applies.
 
 use super::Dialect;
+use crate::search::skill;
 use crate::search::threads::MAX_THREADS;
 use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
 
@@ -28,6 +29,12 @@ pub struct Options {
     pub multipv: i64,
     /// `UCI_ShowWDL`: win/draw/loss per mille on every `info` line with a score.
     pub show_wdl: bool,
+    /// `Skill Level` 0–20 (20 = full strength).
+    pub skill_level: i64,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` (overrides `Skill Level`).
+    pub limit_strength: bool,
+    /// `UCI_Elo`, `skill::MIN_ELO`–`skill::MAX_ELO`.
+    pub elo: i64,
 }
 
 impl Default for Options {
@@ -40,6 +47,20 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             show_wdl: false,
+            skill_level: skill::MAX_LEVEL as i64,
+            limit_strength: false,
+            elo: skill::MAX_ELO as i64,
+        }
+    }
+}
+
+impl Options {
+    /// The Skill Level in force: from `UCI_Elo` when strength is limited, else `Skill Level`.
+    pub fn skill(&self) -> u32 {
+        if self.limit_strength {
+            skill::level_for_elo(self.elo as u32)
+        } else {
+            self.skill_level as u32
         }
     }
 }
@@ -85,6 +106,17 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
                     name: "UCI_ShowWDL".into(),
                     default: Some(false),
                 },
+                spin("Skill Level", 20, 0, 20),
+                UciOptionConfig::Check {
+                    name: "UCI_LimitStrength".into(),
+                    default: Some(false),
+                },
+                spin(
+                    "UCI_Elo",
+                    skill::MAX_ELO as i64,
+                    skill::MIN_ELO as i64,
+                    skill::MAX_ELO as i64,
+                ),
             ]
             .into_iter()
             .map(|o| UciMessage::Option(o).serialize())
@@ -96,6 +128,7 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             format!("option threads type spin min 1 max {MAX_THREADS} default 1"),
             "option ponder type check default false".into(),
             format!("option multipv type spin min 1 max {MAX_MULTIPV} default 1"),
+            "option skilllevel type spin min 0 max 20 default 20".into(),
             "option newgame type button".into(),
         ],
     }
@@ -208,6 +241,18 @@ impl Options {
             }
             "ucishowwdl" => {
                 self.show_wdl = boolean()?;
+                Ok(Effect::None)
+            }
+            "skilllevel" => {
+                self.skill_level = spin(0, skill::MAX_LEVEL as i64, None)?;
+                Ok(Effect::None)
+            }
+            "ucilimitstrength" => {
+                self.limit_strength = boolean()?;
+                Ok(Effect::None)
+            }
+            "ucielo" => {
+                self.elo = spin(skill::MIN_ELO as i64, skill::MAX_ELO as i64, None)?;
                 Ok(Effect::None)
             }
             "multipv" => {

@@ -34,6 +34,8 @@ pub struct Limits {
     pub infinite: bool,
     /// Safety margin subtracted from every time budget (ms).
     pub move_overhead: u64,
+    /// Iterations completed before the node limit applies (weaker settings); 1 if `None`.
+    pub min_depth: Option<u32>,
     /// Root moves to consider (empty = all legal moves). Already checked to be legal.
     pub root_moves: Vec<Move>,
 }

@@ -10,6 +10,7 @@
 pub mod limits;
 pub mod negamax;
 pub mod ordering;
+pub mod skill;
 pub mod threads;
 pub mod time;
 pub mod tt;
@@ -428,7 +429,7 @@ impl Searcher {
             result.score = score;
             result.depth = depth;
             prev_score = score;
-            self.can_abort = true;
+            self.can_abort = depth >= limits.min_depth.unwrap_or(1);
             let elapsed = self.control.elapsed_ms();
             let nodes = self.total_nodes();
             for (k, l) in lines.iter().enumerate() {
@@ -451,7 +452,7 @@ impl Searcher {
                     break;
                 }
             }
-            if let Some(n) = limits.nodes {
+            if let Some(n) = limits.nodes.filter(|_| self.can_abort) {
                 if self.total_nodes() >= n {
                     break;
                 }
