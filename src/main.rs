@@ -40,6 +40,8 @@ enum Command {
     /// Fit the evaluation's tables and weights to the results of recorded games (prints Rust
     /// constants for `eval.rs`; progress on stderr with RUST_LOG=info).
     Tune(chariot::tools::tune::TuneArgs),
+    /// Self-play training data for the network (32-byte records; see the README).
+    Datagen(chariot::tools::datagen::DatagenArgs),
     /// Search the bench positions to a fixed depth; last line `<nodes> nodes <nps> nps`.
     Bench {
         /// Depth (default 8).
@@ -74,6 +76,13 @@ fn main() -> ExitCode {
                 print!("{text}");
                 ExitCode::SUCCESS
             }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Some(Command::Datagen(args)) => match chariot::tools::datagen::run(&args) {
+            Ok(_) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
                 ExitCode::FAILURE
