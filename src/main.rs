@@ -42,6 +42,9 @@ enum Command {
     Tune(chariot::tools::tune::TuneArgs),
     /// Self-play training data for the network (32-byte records; see the README).
     Datagen(chariot::tools::datagen::DatagenArgs),
+    /// Train the evaluation network from `datagen` files on the CPU; writes the best epoch's
+    /// quantized network.
+    Train(chariot::tools::train::TrainArgs),
     /// Search the bench positions to a fixed depth; last line `<nodes> nodes <nps> nps`.
     Bench {
         /// Depth (default 8).
@@ -82,6 +85,13 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Datagen(args)) => match chariot::tools::datagen::run(&args) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Some(Command::Train(args)) => match chariot::tools::train::run(&args) {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");

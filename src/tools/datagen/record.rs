@@ -227,7 +227,7 @@ impl Sample {
             if p > 13 {
                 return Err(RecordError::Piece);
             }
-            if p % 7 == 0 {
+            if p == 0 || p == 7 {
                 kings[(p / 7) as usize] += 1;
             }
             pieces[len] = (p, s);
