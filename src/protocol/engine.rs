@@ -11,6 +11,7 @@ use super::options::{Effect, Options};
 use super::output::{score_text, Out, ProtocolSink};
 use super::Dialect;
 use crate::board::{fen, Game, Move, Position};
+use crate::eval::nnue::Network;
 use crate::search::{Clock, Control, Limits, SearchResult, Searcher};
 use std::collections::VecDeque;
 use std::sync::mpsc::Sender;
@@ -62,13 +63,16 @@ pub struct Controller {
     queue: VecDeque<String>,
     quitting: bool,
     warned_dialect: bool,
+    /// The network `Use NNUE` evaluates with (the embedded one unless `EvalFile` loaded another).
+    network: Arc<Network>,
 }
 
 const HELP: &str = "\
 Chariot speaks UCI (after `uci`, or with no handshake) and UCCI (after `ucci`).
   uci | ucci                   handshake: id, options, uciok/ucciok
   isready                      readyok
-  setoption name N [value V]   or UCCI `setoption N V` (Hash, Clear Hash, Ponder, Move Overhead)
+  setoption name N [value V]   or UCCI `setoption N V` (Hash, Clear Hash, Ponder, Move Overhead,
+                               Use NNUE, EvalFile)
   ucinewgame | newgame         clear the hash table and histories
   position startpos|fen F [moves M...]
   go [depth D] [nodes N] [movetime T] [wtime T btime T winc I binc I movestogo M]
@@ -93,6 +97,7 @@ impl Controller {
             queue: VecDeque::new(),
             quitting: false,
             warned_dialect: false,
+            network: crate::eval::nnue::default_network(),
         }
     }
 
@@ -172,7 +177,9 @@ impl Controller {
             Ok(o) => o,
             Err(_) => {
                 log::error!("search thread panicked");
-                Outcome::Task(Searcher::new(self.options.hash_mb as usize))
+                let mut s = Searcher::new(self.options.hash_mb as usize);
+                s.set_network(self.options.use_nnue.then(|| Arc::clone(&self.network)));
+                Outcome::Task(s)
             }
         };
         match outcome {
@@ -286,9 +293,20 @@ impl Controller {
             },
             Command::Display => self.display(),
             Command::Eval => {
-                for l in crate::eval::breakdown(self.game.position()).lines() {
+                let pos = self.game.position();
+                for l in crate::eval::breakdown(pos).lines() {
                     self.out.line(l);
                 }
+                let v = crate::eval::nnue::accumulator::evaluate(&self.network, pos);
+                self.out.line(&format!(
+                    "classical {} network {v} (side to move; {} in use)",
+                    crate::eval::evaluate(pos),
+                    if self.options.use_nnue {
+                        "network"
+                    } else {
+                        "classical"
+                    }
+                ));
             }
             Command::Bench(depth) => self.spawn_task(move |s| {
                 let mut buf = Vec::new();
@@ -374,9 +392,33 @@ impl Controller {
                 self.with_searcher(|s| s.set_hash_mb(mb));
             }
             Ok(Effect::ClearHash) | Ok(Effect::NewGame) => self.with_searcher(Searcher::clear),
+            Ok(Effect::LoadNetwork) => {
+                let file = self.options.eval_file.clone();
+                let loaded = if file.is_empty() {
+                    Ok(crate::eval::nnue::default_network())
+                } else {
+                    Network::load(std::path::Path::new(&file)).map(Arc::new)
+                };
+                match loaded {
+                    Ok(net) => {
+                        self.network = net;
+                        self.choose_evaluation();
+                    }
+                    Err(e) => self
+                        .out
+                        .info_string(&format!("EvalFile {file}: {e}; the network in use stays")),
+                }
+            }
+            Ok(Effect::ChooseEvaluation) => self.choose_evaluation(),
             Err(Some(msg)) => self.out.info_string(&msg),
             Err(None) => {}
         }
+    }
+
+    /// Gives the searcher the network or the classical evaluation, per `Use NNUE`.
+    fn choose_evaluation(&mut self) {
+        let net = self.options.use_nnue.then(|| Arc::clone(&self.network));
+        self.with_searcher(|s| s.set_network(net));
     }
 
     fn display(&self) {

@@ -19,6 +19,10 @@ pub struct Options {
     pub move_overhead: i64,
     /// UCCI times in milliseconds (true) or seconds (false).
     pub usemillisec: bool,
+    /// Evaluate with the network (true) or the classical evaluation.
+    pub use_nnue: bool,
+    /// Network file to load; empty: the embedded network.
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -28,6 +32,8 @@ impl Default for Options {
             ponder: false,
             move_overhead: 10,
             usemillisec: true,
+            use_nnue: false,
+            eval_file: String::new(),
         }
     }
 }
@@ -43,6 +49,10 @@ pub enum Effect {
     ClearHash,
     /// A new game.
     NewGame,
+    /// Load `Options::eval_file` (or the embedded network when empty).
+    LoadNetwork,
+    /// Switch between the network and the classical evaluation per `Options::use_nnue`.
+    ChooseEvaluation,
 }
 
 /// The handshake block between `id` and the ok line.
@@ -66,6 +76,14 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
                     default: Some(false),
                 },
                 spin("Move Overhead", 10, 0, 5000),
+                UciOptionConfig::Check {
+                    name: "Use NNUE".into(),
+                    default: Some(false),
+                },
+                UciOptionConfig::String {
+                    name: "EvalFile".into(),
+                    default: Some(String::new()),
+                },
             ]
             .into_iter()
             .map(|o| UciMessage::Option(o).serialize())
@@ -77,6 +95,8 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             "option threads type spin min 1 max 1 default 1".into(),
             "option ponder type check default false".into(),
             "option newgame type button".into(),
+            "option usennue type check default false".into(),
+            "option evalfile type string default".into(),
         ],
     }
 }
@@ -161,6 +181,19 @@ impl Options {
             "usemillisec" => {
                 self.usemillisec = boolean()?;
                 Ok(Effect::None)
+            }
+            "usennue" => {
+                self.use_nnue = boolean()?;
+                Ok(Effect::ChooseEvaluation)
+            }
+            "evalfile" => {
+                let v = value.trim();
+                self.eval_file = if v == "<empty>" {
+                    String::new()
+                } else {
+                    v.to_string()
+                };
+                Ok(Effect::LoadNetwork)
             }
             k if IGNORED.contains(&k) => Ok(Effect::None),
             _ => match dialect {

@@ -17,6 +17,7 @@ pub mod tt;
 pub use limits::{Clock, Control, Limits};
 
 use crate::board::{Game, Move, Position};
+use crate::eval::nnue::{AccumulatorStack, Network};
 use negamax::Frame;
 use ordering::Heuristics;
 use score::{is_mate, mate_in, INFINITE, MATE, MAX_PLY};
@@ -105,6 +106,8 @@ pub struct Searcher {
     hard_ms: Option<u64>,
     node_limit: Option<u64>,
     can_abort: bool,
+    /// The network's accumulators, one per ply from the root, when the network evaluates.
+    nnue: Option<AccumulatorStack>,
 }
 
 impl Searcher {
@@ -126,7 +129,27 @@ impl Searcher {
             hard_ms: None,
             node_limit: None,
             can_abort: false,
+            nnue: None,
         }
+    }
+
+    /// Evaluates with `net` from now on, or with the classical evaluation for `None`. The hash
+    /// table is cleared when the evaluation changes (it stores static evaluations).
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        let same = match (&self.nnue, &net) {
+            (Some(s), Some(n)) => Arc::ptr_eq(s.network(), n),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.nnue = net.map(|n| AccumulatorStack::new(n, PLIES + 2));
+            self.tt.clear();
+        }
+    }
+
+    /// The network in use, if the search evaluates with one.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.nnue.as_ref().map(|s| s.network())
     }
 
     /// Resizes the hash table (clears it).
@@ -185,6 +208,9 @@ impl Searcher {
         }
         self.root = self.stack.len() - 1;
         self.stack.resize(self.root + PLIES + 2, Frame::default());
+        if let Some(acc) = &mut self.nnue {
+            acc.refresh(0, game.position());
+        }
     }
 
     fn check_limits(&mut self) {
@@ -384,6 +410,7 @@ impl Searcher {
             self.stack[idx].moved = Some((piece, m));
             let check = child.in_check();
             self.push_frame(idx, &child, check, Some(m), capture);
+            self.push_eval(1, pos, Some(m));
             let v = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
             } else {

@@ -127,7 +127,8 @@ pub fn train(
     if split.train.is_empty() {
         return Err("no training positions".into());
     }
-    if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.buckets == 0 || args.buckets > 16 {
+    if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.buckets == 0 || args.buckets > 16
+    {
         return Err("--hidden must be a positive multiple of 16 and --buckets 1 to 16".into());
     }
     let validation = std::mem::take(&mut split.validation);
