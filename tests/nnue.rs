@@ -282,3 +282,99 @@ fn datagen_then_train_lowers_the_validation_loss() {
     let _ = std::fs::remove_file(&data);
     let _ = std::fs::remove_file(&net);
 }
+
+#[test]
+fn the_search_evaluates_with_the_network_and_switches_back() {
+    use chariot::board::Game;
+    use chariot::search::{Control, Limits, NullSink, Searcher};
+    use chariot::tools::bench;
+    let net = default_network();
+    let mut s = Searcher::new(4);
+    let limits = Limits {
+        depth: Some(5),
+        ..Default::default()
+    };
+    for pos in random_positions(21, 3, 30).iter().step_by(7) {
+        let game = Game::new(pos.clone());
+        s.set_network(Some(Arc::clone(&net)));
+        assert!(s.network().is_some());
+        let control = Arc::new(Control::new(false));
+        let r = s.search(&game, &limits, &control, &mut NullSink);
+        if let Some(m) = r.best {
+            assert!(pos.is_legal(m));
+        }
+        s.set_network(None);
+        assert!(s.network().is_none());
+    }
+    // The classical search is untouched by a network having been used; the network's differs.
+    assert_eq!(bench::bench_with(3, None).0, bench::bench(3).0);
+    assert_ne!(bench::bench_with(3, Some(net)).0, bench::bench(3).0);
+}
+
+#[test]
+fn engine_options_load_networks_or_keep_the_old_one() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let good = Model::new(16, 1, 4).quantize().unwrap().to_bytes();
+    let dir = temp("files");
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.display().to_string()
+    };
+    let truncated = write("truncated.nnue", &good[..good.len() / 2]);
+    let mut bad = good.clone();
+    let n = bad.len();
+    bad[n - 10] ^= 0x40;
+    let corrupt = write("corrupt.nnue", &bad);
+    let mut other = good.clone();
+    other[12..16].copy_from_slice(&700u32.to_le_bytes());
+    let other = write("other.nnue", &other);
+    let fine = write("fine.nnue", &good);
+    let script = format!(
+        "uci\nsetoption name Use NNUE value true\nsetoption name EvalFile value {}\n\
+         setoption name EvalFile value {truncated}\nsetoption name EvalFile value {corrupt}\n\
+         setoption name EvalFile value {other}\neval\nsetoption name EvalFile value {fine}\neval\n\
+         setoption name EvalFile value\neval\nposition startpos moves h2e2\ngo depth 3\nisready\n",
+        dir.join("missing.nnue").display()
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("option name Use NNUE type check default false"));
+    assert!(text.contains("option name EvalFile type string"));
+    let infos: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("info string EvalFile"))
+        .collect();
+    assert_eq!(infos.len(), 4, "{text}");
+    for (line, word) in infos
+        .iter()
+        .zip(["cannot read", "truncated", "checksum", "architecture"])
+    {
+        assert!(line.contains(word) && line.contains("stays"), "{line}");
+    }
+    let evals: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("classical "))
+        .collect();
+    assert_eq!(evals.len(), 3, "{text}");
+    // Refused files kept the embedded network; the good file changed it; empty brought it back.
+    assert_eq!(evals[0], evals[2]);
+    assert_ne!(evals[0], evals[1]);
+    assert!(evals[0].contains("network in use"));
+    assert!(text.lines().any(|l| l.starts_with("bestmove ")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
