@@ -267,6 +267,7 @@ fn datagen_then_train_lowers_the_validation_loss() {
         validation: 0.2,
         seed: 1,
         threads: Some(2),
+        no_mirror: false,
         quiet: true,
     };
     let report = train::run(&targs).expect("training runs");

@@ -2,6 +2,7 @@
 //! indices of both perspectives, the score and the result), split into training and held-out
 //! validation shares.
 
+use crate::board::Square;
 use crate::eval::nnue::features::index;
 use crate::tools::datagen::record::{decode_all, Sample};
 use std::path::Path;
@@ -24,6 +25,16 @@ pub struct Entry {
 impl Entry {
     /// The entry of a decoded record.
     pub fn from_sample(s: &Sample) -> Entry {
+        Entry::build(s, false)
+    }
+
+    /// The entry of a decoded record with its files mirrored (a ↔ i): the rules are symmetric
+    /// left to right, so the mirrored position has the same score and result.
+    pub fn mirrored(s: &Sample) -> Entry {
+        Entry::build(s, true)
+    }
+
+    fn build(s: &Sample, mirror: bool) -> Entry {
         let mut e = Entry {
             us: [0; 32],
             them: [0; 32],
@@ -32,6 +43,11 @@ impl Entry {
             result: s.result as u8,
         };
         for (piece, sq) in s.iter() {
+            let sq = if mirror {
+                Square::new(8 - sq.file(), sq.rank()).unwrap_or(sq)
+            } else {
+                sq
+            };
             let i = e.len as usize;
             e.us[i] = index(s.side, piece, sq) as u16;
             e.them[i] = index(!s.side, piece, sq) as u16;
@@ -64,10 +80,13 @@ pub struct Split {
     pub train: Vec<Entry>,
     /// Held-out entries (the last `share` of each file: whole games, not seen in training).
     pub validation: Vec<Entry>,
+    /// The classical evaluation of each held-out position (a baseline for the loss).
+    pub classical: Vec<i32>,
 }
 
-/// Reads data files; the last `share` (0..1) of each goes to validation.
-pub fn load(paths: &[impl AsRef<Path>], share: f64) -> Result<Split, String> {
+/// Reads data files; the last `share` (0..1) of each goes to validation. With `mirror`, each
+/// training position is also added with its files mirrored (validation stays as played).
+pub fn load(paths: &[impl AsRef<Path>], share: f64, mirror: bool) -> Result<Split, String> {
     let mut split = Split::default();
     for p in paths {
         let p = p.as_ref();
@@ -79,9 +98,53 @@ pub fn load(paths: &[impl AsRef<Path>], share: f64) -> Result<Split, String> {
         split
             .train
             .extend(samples[..cut].iter().map(Entry::from_sample));
+        if mirror {
+            split
+                .train
+                .extend(samples[..cut].iter().map(Entry::mirrored));
+        }
         split
             .validation
             .extend(samples[cut..].iter().map(Entry::from_sample));
+        split.classical.extend(
+            samples[cut..]
+                .iter()
+                .map(|s| s.position().map_or(0, |p| crate::eval::evaluate(&p))),
+        );
     }
     Ok(split)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Color, Position};
+    use crate::tools::datagen::record::Wdl;
+
+    #[test]
+    fn entries_list_both_views_and_mirror() {
+        let pos: Position = "4k4/9/4b4/9/2p6/9/9/4B4/4A4/3K5 b".parse().unwrap();
+        let s = Sample::from_position(&pos, 120, Wdl::Win);
+        let e = Entry::from_sample(&s);
+        assert_eq!(e.len, 6);
+        assert_eq!(e.result, 2);
+        assert!((e.target(400.0, 0.0) - 1.0 / (1.0 + (-0.3f32).exp())).abs() < 1e-6);
+        assert_eq!(e.target(400.0, 1.0), 1.0);
+        // Black to move: its own king on e9 is, from its side, an own king on e0.
+        let king = index(
+            Color::Black,
+            crate::board::Piece::new(Color::Black, crate::board::PieceKind::King),
+            "e9".parse().unwrap(),
+        );
+        assert!(e.us().contains(&(king as u16)));
+        let m = Entry::mirrored(&s);
+        let pawn = crate::board::Piece::new(Color::Black, crate::board::PieceKind::Pawn);
+        assert!(e
+            .us()
+            .contains(&(index(Color::Black, pawn, "c5".parse().unwrap()) as u16)));
+        assert!(m
+            .us()
+            .contains(&(index(Color::Black, pawn, "g5".parse().unwrap()) as u16)));
+        assert_eq!(m.score, e.score);
+    }
 }

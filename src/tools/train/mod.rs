@@ -6,7 +6,8 @@
 //! probability. Adam (`optimiser`) with a cosine learning-rate schedule works through shuffled
 //! mini-batches whose gradients are computed in parallel (rayon); the last `--validation` share
 //! of each file is held out (whole games, since files hold games one after the other) and its
-//! loss reported after every epoch. The quantized network of the epoch with the lowest
+//! loss reported after every epoch. Each training position also serves mirrored left to right
+//! (the rules are symmetric), which doubles the data for nothing. The quantized network of the epoch with the lowest
 //! validation loss is written to `--output`.
 
 pub mod data;
@@ -64,6 +65,9 @@ pub struct TrainArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Do not add the left-right mirror image of each training position.
+    #[arg(long)]
+    pub no_mirror: bool,
     /// No progress bar or per-epoch lines on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -87,6 +91,8 @@ pub struct Report {
     pub positions: (usize, usize),
     /// Validation loss of the initial weights.
     pub initial_validation: f64,
+    /// Validation loss of the classical evaluation read as the network's output would be.
+    pub classical_validation: f64,
     /// Every epoch.
     pub epochs: Vec<Epoch>,
     /// 1-based epoch written to the output (0: none improved on the initial weights, which
@@ -132,7 +138,7 @@ pub fn train(
         return Err("--hidden must be a positive multiple of 16 and --buckets 1 to 16".into());
     }
     let validation = std::mem::take(&mut split.validation);
-    let mut entries = split.train;
+    let mut entries = std::mem::take(&mut split.train);
     let mut model = Model::new(args.hidden, args.buckets, args.seed);
     let mut adam = Adam::new(model.params.len());
     let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed ^ 0x5EED);
@@ -140,9 +146,20 @@ pub fn train(
     let batches = entries.len().div_ceil(batch);
     let (k, wdl) = (args.k, args.wdl);
     let initial = loss(&model, &validation, k, wdl);
+    let classical = validation
+        .iter()
+        .zip(&split.classical)
+        .map(|(e, &v)| {
+            let p = 1.0 / (1.0 + (-(v as f64) / k as f64).exp());
+            let d = p - e.target(k, wdl) as f64;
+            d * d
+        })
+        .sum::<f64>()
+        / validation.len().max(1) as f64;
     let mut report = Report {
         positions: (entries.len(), validation.len()),
         initial_validation: initial,
+        classical_validation: classical,
         ..Default::default()
     };
     save(&model)?;
@@ -154,7 +171,7 @@ pub fn train(
     let threads = rayon::current_num_threads().max(1);
     if !args.quiet {
         eprintln!(
-            "train: {} positions, {} held out, H = {}, {} bucket(s), {} epochs of {batches} batches; initial validation loss {initial:.6}",
+            "train: {} positions, {} held out, H = {}, {} bucket(s), {} epochs of {batches} batches; validation loss: initial {initial:.6}, classical evaluation {classical:.6}",
             entries.len(),
             validation.len(),
             args.hidden,
@@ -246,7 +263,7 @@ pub fn run(args: &TrainArgs) -> Result<Report, String> {
         .build()
         .map_err(|e| e.to_string())?;
     pool.install(|| {
-        let split = data::load(&args.data, args.validation)?;
+        let split = data::load(&args.data, args.validation, !args.no_mirror)?;
         let output = args.output.clone();
         train(args, split, |m| {
             let net = m.quantize().map_err(|e| e.to_string())?;
