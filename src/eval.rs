@@ -13,99 +13,9 @@
 pub mod nnue;
 
 use crate::board::{attacks, Bitboard, Color, PieceKind, Position, Square};
-use crate::search::score::EVAL_LIMIT;
-
-/// Material value of each kind in centipawns (king 0).
-pub const VALUES: [i32; 7] = [0, 120, 120, 420, 950, 430, 60];
-
-type Table = [[i32; 9]; 10];
-
-#[rustfmt::skip]
-const PAWN: Table = [
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [28, 0, -6, 0, 49, 0, -6, 0, 28],
-    [35, 0, 48, 0, 68, 0, 48, 0, 35],
-    [78, 63, 106, 118, 130, 118, 106, 63, 78],
-    [97, 121, 137, 112, 121, 112, 137, 121, 97],
-    [55, 73, 166, 188, 185, 188, 166, 73, 55],
-    [55, 105, 119, 148, 189, 148, 119, 105, 55],
-    [10, 21, 44, 23, 30, 23, 44, 21, 10],
-];
-
-#[rustfmt::skip]
-const HORSE: Table = [
-    [0, -95, -63, -65, 0, -65, -63, -95, 0],
-    [13, 2, -23, -39, -54, -39, -23, 2, 13],
-    [-61, -23, -36, 40, -33, 40, -36, -23, -61],
-    [2, -6, -13, -14, 13, -14, -13, -6, 2],
-    [4, 0, 39, 43, 4, 43, 39, 0, 4],
-    [6, -17, 35, 52, 37, 52, 35, -17, 6],
-    [-54, 37, 55, 38, 26, 38, 55, 37, -54],
-    [5, 23, -1, 52, 32, 52, -1, 23, 5],
-    [4, 42, 13, 16, 8, 16, 13, 42, 4],
-    [4, 8, 16, 12, 4, 12, 16, 8, 4],
-];
-
-#[rustfmt::skip]
-const ROOK: Table = [
-    [-58, 17, 59, 34, 12, 34, 59, 17, -58],
-    [-37, -56, 42, -32, 8, -32, 42, -56, -37],
-    [-66, -7, 19, 21, 16, 21, 19, -7, -66],
-    [20, 52, 36, 58, 65, 58, 36, 52, 20],
-    [-3, 48, 73, 46, 63, 46, 73, 48, -3],
-    [51, -5, 58, 15, 76, 15, 58, -5, 51],
-    [16, 46, 81, 41, 78, 41, 81, 46, 16],
-    [26, 4, 28, 55, 42, 55, 28, 4, 26],
-    [15, 44, 54, 6, 88, 6, 54, 44, 15],
-    [35, 14, 28, 52, 47, 52, 28, 14, 35],
-];
-
-#[rustfmt::skip]
-const CANNON: Table = [
-    [4, -33, -9, 54, 35, 54, -9, -33, 4],
-    [3, -32, 15, 65, 27, 65, 15, -32, 3],
-    [19, -21, 64, 56, 67, 56, 64, -21, 19],
-    [0, 6, 27, 7, 0, 7, 27, 6, 0],
-    [4, -2, 23, -6, 1, -6, 23, -2, 4],
-    [-12, 9, -21, -45, 19, -45, -21, 9, -12],
-    [-11, -17, -34, -9, 24, -9, -34, -17, -11],
-    [0, -22, -25, -10, -8, -10, -25, -22, 0],
-    [-5, 7, -52, -33, -14, -33, -52, 7, -5],
-    [-30, 22, -25, -47, -12, -47, -25, 22, -30],
-];
-
-#[rustfmt::skip]
-const ADVISOR: Table = [
-    [0, 0, 0, -59, 5, -59, 0, 0, 0],
-    [0, 0, 0, 0, -37, 0, 0, 0, 0],
-    [-2, 0, 0, -68, 3, -68, 0, 0, -2],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, -2, 0, 0, 0, -2, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-];
-
-#[rustfmt::skip]
-const ELEPHANT: Table = [
-    [0, 0, -47, 0, 5, 0, -47, 0, 0],
-    [0, 0, 0, 0, 3, 0, 0, 0, 0],
-    [-71, 0, 0, -1, -39, -1, 0, 0, -71],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, -77, 0, 0, 0, -77, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-];
-
-/// The table of each kind, in `PieceKind` order.
-const TABLES: [Table; 7] = [[[0; 9]; 10], ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN];
+use crate::psq;
+pub use crate::psq::VALUES;
+use crate::score::Score;
 
 /// The king's place in its palace (files d–f, ranks 0–2 from its own side), in the middlegame:
 /// at home on the centre file, leaving the back rank costs about a horse's jump or more.
@@ -134,26 +44,8 @@ pub fn king_tables() -> ([[i32; 2]; 3], [[i32; 2]; 3]) {
 #[inline]
 fn pst(kind: PieceKind, color: Color, sq: Square) -> i32 {
     let s = sq.relative(color);
-    TABLES[kind.index()][s.rank() as usize][s.file() as usize]
+    psq::TABLES[kind.index()][s.rank() as usize][s.file() as usize]
 }
-
-/// Material plus piece-square value of each piece (by `Piece::index`) on each square, positive
-/// for Red and negative for Black; `Position` keeps the sum incrementally (`Position::psq`).
-pub const PSQ: [[i32; 90]; 14] = {
-    let mut t = [[0; 90]; 14];
-    let mut k = 0;
-    while k < 7 {
-        let mut sq = 0;
-        while sq < 90 {
-            let (rank, file) = (sq / 9, sq % 9);
-            t[k][sq] = VALUES[k] + TABLES[k][rank][file];
-            t[7 + k][sq] = -(VALUES[k] + TABLES[k][9 - rank][file]);
-            sq += 1;
-        }
-        k += 1;
-    }
-    t
-};
 
 /// The evaluation terms of one colour.
 #[derive(Clone, Copy, Debug, Default)]
@@ -285,13 +177,7 @@ pub fn counts(pos: &Position, us: Color) -> Counts {
         c.cannon_moves += (pos.slides(sq).0 & !occ).count() as i32 - 6;
     }
     for sq in pos.pieces(us, PieceKind::Horse) {
-        let mut moves = 0;
-        for d in 0..4 {
-            let leg = attacks::HORSE_LEGS[sq.index() * 4 + d];
-            if leg != attacks::NONE && (occ.0 >> leg) & 1 == 0 {
-                moves += (attacks::HORSE_TARGETS[sq.index() * 4 + d] & !own).count() as i32;
-            }
-        }
+        let moves = (attacks::horse(sq, occ) & !own).count() as i32;
         c.horse_moves += moves - 3;
         c.horses_trapped += i32::from(moves <= 1);
     }
@@ -449,8 +335,8 @@ fn palace_threats(pos: &Position, us: Color, m: i32) -> i32 {
 
 fn own_half(c: Color) -> Bitboard {
     match c {
-        Color::Red => Bitboard((1u128 << 45) - 1),
-        Color::Black => Bitboard::ALL & !Bitboard((1u128 << 45) - 1),
+        Color::Red => Bitboard::from_bits((1u128 << 45) - 1),
+        Color::Black => !Bitboard::from_bits((1u128 << 45) - 1),
     }
 }
 
@@ -459,7 +345,7 @@ fn own_half(c: Color) -> Bitboard {
 /// The terms count bits a lot; on x86-64 processors with the `popcnt` instruction (checked
 /// once at run time) the same code runs compiled for it, about a third faster.
 #[inline]
-pub fn evaluate(pos: &Position) -> i32 {
+pub fn evaluate(pos: &Position) -> Score {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("popcnt") {
         // SAFETY: the processor supports `popcnt`, the only feature the function enables.
@@ -470,12 +356,12 @@ pub fn evaluate(pos: &Position) -> i32 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn evaluate_popcnt(pos: &Position) -> i32 {
+fn evaluate_popcnt(pos: &Position) -> Score {
     evaluate_portable(pos)
 }
 
 #[inline(always)]
-fn evaluate_portable(pos: &Position) -> i32 {
+fn evaluate_portable(pos: &Position) -> Score {
     let red = pos.psq() + dynamic_terms(pos, Color::Red).total()
         - dynamic_terms(pos, Color::Black).total();
     let v = if pos.side_to_move() == Color::Red {
@@ -483,7 +369,7 @@ fn evaluate_portable(pos: &Position) -> i32 {
     } else {
         -red
     };
-    (v + WEIGHTS.tempo).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    Score::cp(v + WEIGHTS.tempo).clamp(-Score::EVAL_LIMIT, Score::EVAL_LIMIT)
 }
 
 /// A readable breakdown of the evaluation (for the `eval` command).
@@ -505,7 +391,7 @@ pub fn breakdown(pos: &Position) -> String {
     }
     out.push_str(&format!(
         "evaluation (side to move, with tempo): {}\n",
-        evaluate(pos)
+        evaluate(pos).get()
     ));
     out
 }
@@ -570,7 +456,7 @@ mod tests {
             let flipped: Position = flip(&p).parse().unwrap();
             assert_eq!(evaluate(&p), evaluate(&flipped), "{fen}");
         }
-        assert_eq!(evaluate(&Position::startpos()), WEIGHTS.tempo);
+        assert_eq!(evaluate(&Position::startpos()).get(), WEIGHTS.tempo);
     }
 
     /// The colour-swapped position (board turned, colours exchanged, other side to move).

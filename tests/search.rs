@@ -5,7 +5,8 @@ mod common;
 
 use chariot::board::rules::{Outcome, Reason};
 use chariot::board::{Color, Game, Position};
-use chariot::search::score::{self, UciScore};
+use chariot::protocol::output::{uci, UciScore};
+use chariot::score::Score;
 use chariot::search::{Control, Limits, NullSink, SearchResult, Searcher};
 use std::sync::Arc;
 
@@ -41,7 +42,7 @@ fn mates_epd_exact_distance_and_best_move() {
         let d = 2 * dm.unsigned_abs() + 8;
         let r = search(&Game::new(pos), depth(d));
         let best = r.best.map(|m| m.to_string()).unwrap_or_default();
-        let reported = score::uci(r.score);
+        let reported = uci(r.score);
         if reported != UciScore::Mate(dm) || !bm.contains(&best) {
             failures.push(format!(
                 "{}: expected mate {dm} with {bm:?}, got {reported:?} {best} at depth {}",
@@ -88,10 +89,10 @@ fn perpetual_check_loses_for_the_checker() {
     assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("f8f9"));
     assert_eq!(
         r.score,
-        score::ban_win(1),
+        Score::ban_win(1),
         "Black wins by Red's perpetual check"
     );
-    assert_eq!(score::uci(r.score), UciScore::Mate(1));
+    assert_eq!(uci(r.score), UciScore::Mate(1));
 }
 
 #[test]
@@ -109,7 +110,7 @@ fn perpetual_check_on_the_120th_ply_still_loses() {
     assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("f8f9"));
     assert_eq!(
         r.score,
-        score::ban_win(1),
+        Score::ban_win(1),
         "Black wins by Red's perpetual check"
     );
     let mut done = game.clone();
@@ -138,7 +139,11 @@ fn plain_repetition_is_a_draw() {
         },
     );
     assert_eq!(r.best, Some(only));
-    assert_eq!(r.score, 0, "third occurrence without checks is a draw");
+    assert_eq!(
+        r.score,
+        Score::DRAW,
+        "third occurrence without checks is a draw"
+    );
     // Without the history the same move is an ordinary move with an ordinary score.
     let fresh = Game::new(game.position().clone());
     let r2 = search(
@@ -149,7 +154,7 @@ fn plain_repetition_is_a_draw() {
             ..Default::default()
         },
     );
-    assert_ne!(r2.score, 0);
+    assert_ne!(r2.score, Score::DRAW);
 }
 
 #[test]
@@ -157,18 +162,19 @@ fn sixty_move_rule_draws() {
     let fen = |clock: u32| format!("5k3/9/9/9/9/9/9/9/9/R2K5 w - - {clock} 80");
     let drawn = search(&Game::new(fen(119).parse().expect("valid")), depth(6));
     assert_eq!(
-        drawn.score, 0,
+        drawn.score,
+        Score::DRAW,
         "every move reaches 120 plies without capture"
     );
     let fresh = search(&Game::new(fen(0).parse().expect("valid")), depth(6));
-    assert!(fresh.score > 500, "a rook up: {}", fresh.score);
+    assert!(fresh.score > Score::cp(500), "a rook up: {}", fresh.score);
     // A mate on the 120th ply still counts: no legal move beats the move-count draw.
     let mate: Position = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 119 80"
         .parse()
         .expect("valid");
     let r = search(&Game::new(mate), depth(4));
     assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("a0d0"));
-    assert_eq!(score::uci(r.score), UciScore::Mate(1));
+    assert_eq!(uci(r.score), UciScore::Mate(1));
 }
 
 #[test]

@@ -56,7 +56,7 @@ const fn build_steps(diagonal: bool) -> [Bitboard; 90] {
             }
             d += 1;
         }
-        t[i] = Bitboard(acc);
+        t[i] = Bitboard::from_bits(acc);
         i += 1;
     }
     t
@@ -122,7 +122,7 @@ const fn build_horse() -> ([u8; 360], [Bitboard; 360]) {
                 if let Some(t2) = s.offset(b.0, b.1) {
                     acc |= bit(t2);
                 }
-                tgts[i * 4 + d] = Bitboard(acc);
+                tgts[i * 4 + d] = Bitboard::from_bits(acc);
             }
             d += 1;
         }
@@ -158,7 +158,7 @@ const fn build_horse_attackers() -> ([u8; 360], [Bitboard; 360]) {
                 if let Some(h) = s.offset(2 * a, b) {
                     acc |= bit(h);
                 }
-                from[i * 4 + d] = Bitboard(acc);
+                from[i * 4 + d] = Bitboard::from_bits(acc);
             }
             d += 1;
         }
@@ -180,10 +180,10 @@ const fn build_horse_range() -> [Bitboard; 90] {
         let mut acc = 0u128;
         let mut d = 0;
         while d < 4 {
-            acc |= HORSE_ATK.1[i * 4 + d].0;
+            acc |= HORSE_ATK.1[i * 4 + d].bits();
             d += 1;
         }
-        t[i] = Bitboard(acc);
+        t[i] = Bitboard::from_bits(acc);
         i += 1;
     }
     t
@@ -205,7 +205,7 @@ pub static DIAGONAL_NEIGHBOURS: [Bitboard; 90] = {
             }
             d += 1;
         }
-        t[i] = Bitboard(acc);
+        t[i] = Bitboard::from_bits(acc);
         i += 1;
     }
     t
@@ -232,7 +232,7 @@ const fn build_pawn_steps() -> [[Bitboard; 90]; 2] {
                     acc |= bit(r);
                 }
             }
-            t[c][i] = Bitboard(acc);
+            t[c][i] = Bitboard::from_bits(acc);
             i += 1;
         }
         c += 1;
@@ -250,11 +250,11 @@ const fn build_pawn_attackers() -> [[Bitboard; 90]; 2] {
     while c < 2 {
         let mut p = 0;
         while p < 90 {
-            let mut targets = steps[c][p].0;
+            let mut targets = steps[c][p].bits();
             while targets != 0 {
                 let s = targets.trailing_zeros() as usize;
                 targets &= targets - 1;
-                t[c][s].0 |= 1u128 << p;
+                t[c][s] = Bitboard::from_bits(t[c][s].bits() | 1u128 << p);
             }
             p += 1;
         }
@@ -356,7 +356,7 @@ pub static FILE_SPREAD: [Bitboard; 1024] = {
             }
             r += 1;
         }
-        t[m] = Bitboard(acc);
+        t[m] = Bitboard::from_bits(acc);
         m += 1;
     }
     t
@@ -385,7 +385,7 @@ pub static RAYS: [[Bitboard; 90]; 4] = {
                 acc |= bit(n);
                 cur = n;
             }
-            t[d][i] = Bitboard(acc);
+            t[d][i] = Bitboard::from_bits(acc);
             i += 1;
         }
         d += 1;
@@ -398,7 +398,7 @@ pub static RANK_LINE: [Bitboard; 90] = {
     let mut t = [Bitboard::EMPTY; 90];
     let mut i = 0;
     while i < 90 {
-        t[i] = Bitboard(0x1FFu128 << ((i / 9) * 9));
+        t[i] = Bitboard::from_bits(0x1FFu128 << ((i / 9) * 9));
         i += 1;
     }
     t
@@ -409,7 +409,7 @@ pub static FILE_LINE: [Bitboard; 90] = {
     let mut t = [Bitboard::EMPTY; 90];
     let mut i = 0;
     while i < 90 {
-        t[i] = Bitboard(FILE_A.0 << (i % 9));
+        t[i] = Bitboard::from_bits(FILE_A.bits() << (i % 9));
         i += 1;
     }
     t
@@ -423,16 +423,16 @@ pub const FILE_A: Bitboard = {
         acc |= 1u128 << (r * 9);
         r += 1;
     }
-    Bitboard(acc)
+    Bitboard::from_bits(acc)
 };
 
 /// First blocker of `ray_occ` (non-empty) seen from the ray's origin in direction `dir`.
 #[inline(always)]
 pub fn first_blocker(dir: usize, ray_occ: Bitboard) -> Square {
     let i = if dir == NORTH || dir == EAST {
-        ray_occ.0.trailing_zeros() as usize
+        ray_occ.bits().trailing_zeros() as usize
     } else {
-        127 - ray_occ.0.leading_zeros() as usize
+        127 - ray_occ.bits().leading_zeros() as usize
     };
     Square::from_index_unchecked(i)
 }
@@ -445,7 +445,52 @@ pub fn rook_and_cannon(s: Square, rank_occ: usize, file_occ: usize) -> (Bitboard
     let (rr, rc) = RANK_SLIDES[f][rank_occ];
     let (fr, fc) = FILE_SLIDES[r][file_occ];
     let shift = r * 9;
-    let rook = Bitboard(((rr as u128) << shift) | (FILE_SPREAD[fr as usize].0 << f));
-    let cannon = Bitboard(((rc as u128) << shift) | (FILE_SPREAD[fc as usize].0 << f));
+    let rook =
+        Bitboard::from_bits(((rr as u128) << shift) | (FILE_SPREAD[fr as usize].bits() << f));
+    let cannon =
+        Bitboard::from_bits(((rc as u128) << shift) | (FILE_SPREAD[fc as usize].bits() << f));
     (rook, cannon)
+}
+
+/// Elephant destinations from `sq` with occupancy `occ`: the jumps whose eye is empty (own
+/// pieces not excluded).
+#[inline(always)]
+pub fn elephant(sq: Square, occ: Bitboard) -> Bitboard {
+    let mut t = 0u128;
+    for &(to, eye) in &ELEPHANT_JUMPS[sq.index()] {
+        if to != NONE && (occ.bits() >> eye) & 1 == 0 {
+            t |= 1u128 << to;
+        }
+    }
+    Bitboard::from_bits(t)
+}
+
+/// Horse destinations from `sq` with occupancy `occ`: the jumps whose leg (the point next to
+/// the horse) is empty (own pieces not excluded).
+#[inline(always)]
+pub fn horse(sq: Square, occ: Bitboard) -> Bitboard {
+    let i = sq.index();
+    let mut t = Bitboard::EMPTY;
+    for d in 0..4 {
+        let leg = HORSE_LEGS[i * 4 + d];
+        if leg != NONE && (occ.bits() >> leg) & 1 == 0 {
+            t |= HORSE_TARGETS[i * 4 + d];
+        }
+    }
+    t
+}
+
+/// The squares from which a horse attacks `sq` with occupancy `occ`: the leg that matters is
+/// the one next to the horse, which is a diagonal neighbour of `sq`.
+#[inline(always)]
+pub fn horse_attackers(sq: Square, occ: Bitboard) -> Bitboard {
+    let i = sq.index();
+    let mut t = Bitboard::EMPTY;
+    for d in 0..4 {
+        let leg = HORSE_ATTACK_LEGS[i * 4 + d];
+        if leg != NONE && (occ.bits() >> leg) & 1 == 0 {
+            t |= HORSE_ATTACKERS[i * 4 + d];
+        }
+    }
+    t
 }

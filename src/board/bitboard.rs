@@ -7,13 +7,25 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 
 /// A set of squares.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard(pub u128);
+pub struct Bitboard(u128);
 
 impl Bitboard {
     /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
     /// All 90 squares.
     pub const ALL: Bitboard = Bitboard((1u128 << 90) - 1);
+
+    /// The set of the squares whose bits are set in `bits` (bits 90 and above are dropped).
+    #[inline(always)]
+    pub const fn from_bits(bits: u128) -> Bitboard {
+        Bitboard(bits & Bitboard::ALL.0)
+    }
+
+    /// The bits of the set (bit `i` for the square of index `i`; bits 90 and above are zero).
+    #[inline(always)]
+    pub const fn bits(self) -> u128 {
+        self.0
+    }
 
     /// The set holding only `sq`.
     #[inline(always)]

@@ -64,16 +64,8 @@ impl Position {
         let t = match kind {
             PieceKind::King => attacks::KING_STEPS[i],
             PieceKind::Advisor => attacks::ADVISOR_STEPS[i],
-            PieceKind::Elephant => {
-                let mut t = Bitboard::EMPTY;
-                for &(to, eye) in &attacks::ELEPHANT_JUMPS[i] {
-                    if to != attacks::NONE && (occ.0 >> eye) & 1 == 0 {
-                        t.0 |= 1u128 << to;
-                    }
-                }
-                t
-            }
-            PieceKind::Horse => horse_targets(i, occ),
+            PieceKind::Elephant => attacks::elephant(from, occ),
+            PieceKind::Horse => attacks::horse(from, occ),
             PieceKind::Rook => self.slides(from).0,
             PieceKind::Cannon => {
                 let (r, c) = self.slides(from);
@@ -140,19 +132,13 @@ impl Position {
             add(from, t);
         }
         for from in self.pieces(us, PieceKind::Horse) {
-            add(from, horse_targets(from.index(), occ) & target);
+            add(from, attacks::horse(from, occ) & target);
         }
         for from in self.pieces(us, PieceKind::Pawn) {
             add(from, attacks::PAWN_STEPS[us.index()][from.index()] & target);
         }
         for from in self.pieces(us, PieceKind::Elephant) {
-            let mut t = Bitboard::EMPTY;
-            for &(to, eye) in &attacks::ELEPHANT_JUMPS[from.index()] {
-                if to != attacks::NONE && (occ.0 >> eye) & 1 == 0 {
-                    t.0 |= 1u128 << to;
-                }
-            }
-            add(from, t & target);
+            add(from, attacks::elephant(from, occ) & target);
         }
         for from in self.pieces(us, PieceKind::Advisor) {
             add(from, attacks::ADVISOR_STEPS[from.index()] & target);
@@ -212,17 +198,4 @@ impl Sink for Counter {
     fn push_all(&mut self, _from: Square, targets: Bitboard) {
         self.0 += targets.count() as usize;
     }
-}
-
-/// Horse destinations from square index `i` with occupancy `occ` (legs checked).
-#[inline(always)]
-fn horse_targets(i: usize, occ: Bitboard) -> Bitboard {
-    let mut t = Bitboard::EMPTY;
-    for d in 0..4 {
-        let leg = attacks::HORSE_LEGS[i * 4 + d];
-        if leg != attacks::NONE && (occ.0 >> leg) & 1 == 0 {
-            t |= attacks::HORSE_TARGETS[i * 4 + d];
-        }
-    }
-    t
 }

@@ -10,7 +10,7 @@ use super::moves::Move;
 use super::piece::{Piece, PieceKind};
 use super::square::{Color, Square};
 use super::zobrist::KEYS;
-use crate::eval::PSQ;
+use crate::psq::PSQ;
 
 /// A Xiangqi position: placement, side to move, counters and key.
 #[derive(Clone, PartialEq, Eq)]
@@ -101,7 +101,7 @@ impl Position {
         self.key
     }
 
-    /// Material and piece-square score of Red minus Black (`eval::PSQ`, kept incrementally).
+    /// Material and piece-square score of Red minus Black (`psq::PSQ`, kept incrementally).
     #[inline(always)]
     pub fn psq(&self) -> i32 {
         self.psq
@@ -164,7 +164,7 @@ impl Position {
     /// Occupancy of `rank` as 9 bits, bit f = file f.
     #[inline(always)]
     pub(crate) fn rank_occupancy(&self, rank: u8) -> usize {
-        ((self.occupied().0 >> (rank as u32 * 9)) & 0x1FF) as usize
+        ((self.occupied().bits() >> (rank as u32 * 9)) & 0x1FF) as usize
     }
 
     /// (rook destinations including first blockers, cannon capture squares) from `sq` on the
@@ -223,7 +223,7 @@ impl Position {
         let captured = self.board[to.index()];
         let fb = Bitboard::from_square(from);
         let tb = Bitboard::from_square(to);
-        let keys = &*KEYS;
+        let keys = &KEYS;
         if let Some(c) = captured {
             self.colors[c.color().index()] ^= tb;
             self.kinds[c.kind().index()] ^= tb;
@@ -303,16 +303,10 @@ impl Position {
             return true;
         }
         let horses = them & self.kinds[PieceKind::Horse.index()];
-        if (attacks::HORSE_RANGE[k.index()] & horses).any() {
-            for d in 0..4 {
-                let leg = attacks::HORSE_ATTACK_LEGS[k.index() * 4 + d];
-                if leg != attacks::NONE
-                    && (occ.0 >> leg) & 1 == 0
-                    && (attacks::HORSE_ATTACKERS[k.index() * 4 + d] & horses).any()
-                {
-                    return true;
-                }
-            }
+        if (attacks::HORSE_RANGE[k.index()] & horses).any()
+            && (attacks::horse_attackers(k, occ) & horses).any()
+        {
+            return true;
         }
         let rooks =
             them & (self.kinds[PieceKind::Rook.index()] | self.kinds[PieceKind::King.index()]);
@@ -375,25 +369,10 @@ impl Position {
         {
             return true;
         }
-        let horses = pieces(PieceKind::Horse);
-        if (attacks::HORSE_RANGE[i] & horses).any() {
-            for d in 0..4 {
-                let leg = attacks::HORSE_ATTACK_LEGS[i * 4 + d];
-                if leg != attacks::NONE
-                    && (occ.0 >> leg) & 1 == 0
-                    && (attacks::HORSE_ATTACKERS[i * 4 + d] & horses).any()
-                {
-                    return true;
-                }
-            }
-        }
-        for &(to, eye) in &attacks::ELEPHANT_JUMPS[i] {
-            if to != attacks::NONE
-                && (occ.0 >> eye) & 1 == 0
-                && pieces(PieceKind::Elephant).has(Square::from_index_unchecked(to as usize))
-            {
-                return true;
-            }
+        if (attacks::horse_attackers(sq, occ) & pieces(PieceKind::Horse)).any()
+            || (attacks::elephant(sq, occ) & pieces(PieceKind::Elephant)).any()
+        {
+            return true;
         }
         let (rook, cannon) = self.slides(sq);
         (rook & pieces(PieceKind::Rook)).any() || (cannon & pieces(PieceKind::Cannon)).any()

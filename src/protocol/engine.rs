@@ -12,7 +12,8 @@ use super::output::{score_text, Out, ProtocolSink};
 use super::Dialect;
 use crate::board::{fen, Game, Move, Position};
 use crate::eval::nnue::Network;
-use crate::search::{Clock, Control, Limits, SearchResult, Searcher};
+use crate::score::Score;
+use crate::search::{Bound, Clock, Control, Limits, SearchResult, Searcher};
 use std::collections::VecDeque;
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
@@ -228,7 +229,7 @@ impl Controller {
                 line.push_str(&format!(" ponder {p}"));
             }
         }
-        if self.dialect() == Dialect::Ucci && draw_offer && result.score <= -50 {
+        if self.dialect() == Dialect::Ucci && draw_offer && result.score <= Score::cp(-50) {
             line.push_str(" draw");
         }
         self.out.line(&line);
@@ -583,17 +584,16 @@ impl Controller {
 
 /// UCCI `pophash` for `pos`: the hash move and the stored bound, if any.
 fn pophash(s: &Searcher, pos: &Position) -> String {
-    use crate::search::tt::Bound as TtBound;
     let mut line = String::from("pophash");
     if let Some((mv, score, depth, bound)) = s.probe(pos) {
         if let Some(m) = mv {
             line.push_str(&format!(" bestmove {m}"));
         }
-        let v = crate::search::score::ucci(crate::search::score::from_tt(score, 0, 0));
-        if matches!(bound, TtBound::Lower | TtBound::Exact) {
+        let v = super::output::ucci(score);
+        if matches!(bound, Bound::Lower | Bound::Exact) {
             line.push_str(&format!(" lowerbound {v} depth {depth}"));
         }
-        if matches!(bound, TtBound::Upper | TtBound::Exact) {
+        if matches!(bound, Bound::Upper | Bound::Exact) {
             line.push_str(&format!(" upperbound {v} depth {depth}"));
         }
     }

@@ -15,13 +15,24 @@ use output::Out;
 use std::io::{BufRead, IsTerminal};
 use std::sync::mpsc::{self, Sender};
 
-/// The two dialects.
+/// The two dialects, chosen by the handshake; the engine's protocol loop and the match runner
+/// (which talks to engines of either kind) share this type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
-    /// UCI as Pikafish speaks it.
+    /// UCI as Pikafish speaks it: `uci`/`uciok`, `go wtime … btime …`, `score cp|mate`.
     Uci,
-    /// UCCI as ElephantEye speaks it.
+    /// UCCI as ElephantEye speaks it: `ucci`/`ucciok`, `go time … increment …`, bare scores.
     Ucci,
+}
+
+/// The handshake word: `uci` or `ucci`.
+impl std::fmt::Display for Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Dialect::Uci => "uci",
+            Dialect::Ucci => "ucci",
+        })
+    }
 }
 
 /// Longest accepted input line in bytes.

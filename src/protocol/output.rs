@@ -6,8 +6,8 @@
 
 use super::Dialect;
 use crate::board::Move;
-use crate::search::score::{self, UciScore};
-use crate::search::{Bound, Info, InfoSink};
+use crate::score::Score;
+use crate::search::{Info, InfoSink};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -56,14 +56,50 @@ impl Out {
     }
 }
 
+/// UCCI's mate band: a mate `p` plies away is reported as ±(`UCCI_MATE` − p).
+pub const UCCI_MATE: i32 = 10_000;
+/// UCCI's rule band (ElephantEye's): a rule result `p` plies away is ±(`UCCI_BAN` − p).
+pub const UCCI_BAN: i32 = 9_900;
+/// UCCI scores outside the bands are clamped to ±this.
+const UCCI_LIMIT: i32 = 9_000;
+
+/// A score as UCI reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UciScore {
+    /// `score cp N`.
+    Cp(i32),
+    /// `score mate N` (moves; negative when the side to move is mated).
+    Mate(i32),
+}
+
+/// The UCI form of a score: mates and rule results as `mate N` moves.
+pub fn uci(v: Score) -> UciScore {
+    match v.plies_to_end() {
+        Some(p) if v > Score::DRAW => UciScore::Mate((p + 1) / 2),
+        Some(p) => UciScore::Mate(-(p / 2)),
+        None => UciScore::Cp(v.get()),
+    }
+}
+
+/// The UCCI form of a score: a bare integer, mates as ±(10000 − plies), rule results as
+/// ±(9900 − plies), others clamped to ±9000.
+pub fn ucci(v: Score) -> i32 {
+    let sign = v.get().signum();
+    match v.plies_to_end() {
+        Some(p) if v.is_mate() => sign * (UCCI_MATE - p),
+        Some(p) => sign * (UCCI_BAN - p),
+        None => v.get().clamp(-UCCI_LIMIT, UCCI_LIMIT),
+    }
+}
+
 /// Formats a score in the dialect.
-pub fn score_text(dialect: Dialect, v: i32) -> String {
+pub fn score_text(dialect: Dialect, v: Score) -> String {
     match dialect {
-        Dialect::Uci => match score::uci(v) {
+        Dialect::Uci => match uci(v) {
             UciScore::Cp(c) => format!("score cp {c}"),
             UciScore::Mate(m) => format!("score mate {m}"),
         },
-        Dialect::Ucci => format!("score {}", score::ucci(v)),
+        Dialect::Ucci => format!("score {}", ucci(v)),
     }
 }
 
@@ -82,13 +118,6 @@ pub fn info_line(dialect: Dialect, info: &Info) -> String {
     }
     s.push(' ');
     s.push_str(&score_text(dialect, info.score));
-    if dialect == Dialect::Uci {
-        match info.bound {
-            Bound::Lower => s.push_str(" lowerbound"),
-            Bound::Upper => s.push_str(" upperbound"),
-            Bound::Exact => {}
-        }
-    }
     s.push_str(&format!(" nodes {} nps {}", info.nodes, info.nps));
     if dialect == Dialect::Uci {
         s.push_str(&format!(" hashfull {}", info.hashfull));
@@ -113,10 +142,22 @@ impl InfoSink for ProtocolSink {
     fn iteration(&mut self, info: &Info) {
         self.out.line(&info_line(self.dialect, info));
     }
+}
 
-    fn currmove(&mut self, depth: u32, mv: Move, number: usize) {
-        self.out.line(&format!(
-            "info depth {depth} currmove {mv} currmovenumber {number}"
-        ));
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports() {
+        assert_eq!(uci(Score::mate_in(1)), UciScore::Mate(1));
+        assert_eq!(uci(Score::mated_in(2)), UciScore::Mate(-1));
+        assert_eq!(uci(Score::mated_in(4)), UciScore::Mate(-2));
+        assert_eq!(uci(Score::mated_in(0)), UciScore::Mate(0));
+        assert_eq!(uci(Score::cp(37)), UciScore::Cp(37));
+        assert_eq!(ucci(Score::mate_in(1)), 9999);
+        assert_eq!(ucci(Score::mated_in(4)), -9996);
+        assert_eq!(ucci(Score::ban_win(3)), 9897);
+        assert_eq!(ucci(Score::cp(12_000)), 9000);
     }
 }

@@ -10,29 +10,18 @@
 pub mod limits;
 pub mod negamax;
 pub mod ordering;
-pub mod score;
 pub mod time;
 pub mod tt;
 
 pub use limits::{Clock, Control, Limits};
+pub use tt::Bound;
 
 use crate::board::{Game, Move, Position};
 use crate::eval::nnue::{AccumulatorStack, Network};
+use crate::score::{Score, MAX_PLY};
 use negamax::Frame;
 use ordering::Heuristics;
-use score::{is_mate, mate_in, INFINITE, MATE, MAX_PLY};
 use std::sync::Arc;
-
-/// Kind of bound a reported score is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// Exact score.
-    Exact,
-    /// The score is at least this (fail high).
-    Lower,
-    /// The score is at most this (fail low).
-    Upper,
-}
 
 /// One progress report: normally one per completed iteration.
 #[derive(Clone, Debug)]
@@ -41,10 +30,8 @@ pub struct Info {
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
-    /// Score from the side to move's view (see `score`).
-    pub score: i32,
-    /// Whether the score is exact or a bound.
-    pub bound: Bound,
+    /// Score from the side to move's view.
+    pub score: Score,
     /// Nodes searched so far.
     pub nodes: u64,
     /// Milliseconds since the search started.
@@ -61,8 +48,6 @@ pub struct Info {
 pub trait InfoSink: Send {
     /// A completed iteration (or a new best move inside a long one).
     fn iteration(&mut self, info: &Info);
-    /// The root move being searched now (sent sparingly on long searches).
-    fn currmove(&mut self, _depth: u32, _mv: Move, _number: usize) {}
 }
 
 /// An `InfoSink` that discards everything.
@@ -79,7 +64,7 @@ pub struct SearchResult {
     /// Expected reply, when the PV has a second move.
     pub ponder: Option<Move>,
     /// Score of the last completed iteration (side to move's view).
-    pub score: i32,
+    pub score: Score,
     /// Depth of the last completed iteration.
     pub depth: u32,
     /// Nodes searched.
@@ -176,10 +161,11 @@ impl Searcher {
 
     /// The hash table's move and bounds for `pos`, if stored (UCCI `probe`):
     /// (move, score, depth, bound).
-    pub fn probe(&self, pos: &Position) -> Option<(Option<Move>, i32, i32, tt::Bound)> {
-        self.tt
-            .probe(pos.key())
-            .map(|h| (h.mv.filter(|&m| pos.is_legal(m)), h.score, h.depth, h.bound))
+    pub fn probe(&self, pos: &Position) -> Option<(Option<Move>, Score, i32, tt::Bound)> {
+        self.tt.probe(pos.key()).map(|h| {
+            let score = Score::from_tt(h.score, 0, 0);
+            (h.mv.filter(|&m| pos.is_legal(m)), score, h.depth, h.bound)
+        })
     }
 
     fn setup(&mut self, game: &Game, control: &Arc<Control>) {
@@ -202,7 +188,7 @@ impl Searcher {
                 key: p.key(),
                 in_check: p.in_check(),
                 window,
-                eval: 0,
+                eval: Score::DRAW,
                 moved: None,
             });
         }
@@ -236,13 +222,13 @@ impl Searcher {
     }
 
     /// Quiescence score of the current position (UCCI `go depth 0`).
-    pub fn quiescence_score(&mut self, game: &Game) -> i32 {
+    pub fn quiescence_score(&mut self, game: &Game) -> Score {
         let control = Arc::new(Control::new(false));
         self.setup(game, &control);
         self.can_abort = false;
         self.hard_ms = None;
         self.node_limit = None;
-        self.qsearch(game.position(), -INFINITE, INFINITE, 0)
+        self.qsearch(game.position(), -Score::INFINITE, Score::INFINITE, 0)
     }
 
     /// Searches the current position of `game` within `limits`. Returns when a limit is reached
@@ -290,16 +276,16 @@ impl Searcher {
             .depth
             .unwrap_or(MAX_PLY as u32 - 4)
             .clamp(1, MAX_PLY as u32 - 4);
-        let mut prev_score = 0;
+        let mut prev_score = Score::DRAW;
         let mut instability = 0.0f64;
         for depth in 1..=max_depth {
             self.root_depth = depth;
             self.seldepth = 0;
             let mut delta = 30;
-            let (mut alpha, mut beta) = if depth >= 4 && !is_mate(prev_score) {
+            let (mut alpha, mut beta) = if depth >= 4 && !prev_score.is_mate() {
                 (prev_score - delta, prev_score + delta)
             } else {
-                (-INFINITE, INFINITE)
+                (-Score::INFINITE, Score::INFINITE)
             };
             let score = loop {
                 let v = self.root_search(&root_pos, &mut root_moves, depth as i32, alpha, beta);
@@ -307,22 +293,21 @@ impl Searcher {
                     break v;
                 }
                 if v <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (v - delta).max(-INFINITE);
+                    beta = Score::cp((alpha.get() + beta.get()) / 2);
+                    alpha = (v - delta).max(-Score::INFINITE);
                 } else if v >= beta {
-                    beta = (v + delta).min(INFINITE);
+                    beta = (v + delta).min(Score::INFINITE);
                 } else {
                     break v;
                 }
                 delta += delta;
                 if delta > 1000 {
-                    alpha = -INFINITE;
-                    beta = INFINITE;
+                    alpha = -Score::INFINITE;
+                    beta = Score::INFINITE;
                 }
             };
             if self.aborted {
-                // Keep the last completed iteration's move unless this one already improved on
-                // it with a fully searched first move.
+                // The unfinished iteration is discarded: the last completed one stands.
                 break;
             }
             let pv: Vec<Move> = (0..self.pv_len[0]).filter_map(|i| self.pv[0][i]).collect();
@@ -342,7 +327,6 @@ impl Searcher {
                 depth,
                 seldepth: self.seldepth.max(depth),
                 score,
-                bound: Bound::Exact,
                 nodes: self.nodes,
                 time_ms: elapsed,
                 nps: self.nodes * 1000 / elapsed.max(1),
@@ -350,7 +334,7 @@ impl Searcher {
                 pv: legal_pv(&root_pos, &pv),
             });
             if let Some(n) = limits.mate {
-                if score >= mate_in(2 * n as i32 - 1) {
+                if score >= Score::mate_in(2 * n as i32 - 1) {
                     break;
                 }
             }
@@ -369,8 +353,10 @@ impl Searcher {
                 }
             }
             // A proven mate needs no deeper search (unless the GUI wants to keep going).
-            if is_mate(score)
-                && depth as i32 > 2 * (MATE - score.abs()) + 4
+            if score
+                .plies_to_end()
+                .is_some_and(|p| depth as i32 > 2 * p + 4)
+                && score.is_mate()
                 && limits.depth.is_none()
             {
                 break;
@@ -393,17 +379,14 @@ impl Searcher {
         pos: &Position,
         moves: &mut [Move],
         depth: i32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        let mut best = -INFINITE;
+        mut alpha: Score,
+        beta: Score,
+    ) -> Score {
+        let mut best = -Score::INFINITE;
         self.pv_len[0] = 0;
         let idx = self.root;
         for i in 0..moves.len() {
             let m = moves[i];
-            if self.control.elapsed_ms() > 3000 && self.nodes & 0xF == 0 {
-                // Rarely: currmove on long searches would go here.
-            }
             let capture = pos.piece_at(m.to()).is_some();
             let child = pos.play(m);
             let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
@@ -435,14 +418,14 @@ impl Searcher {
                 }
             }
         }
-        if let Some(s) = score::to_tt(best, 0) {
+        if let Some(s) = best.to_tt(0) {
             let bound = if best >= beta {
                 tt::Bound::Lower
             } else {
                 tt::Bound::Exact
             };
             let mv = self.pv[0][0];
-            self.tt.store(pos.key(), mv, s, 0, depth, bound);
+            self.tt.store(pos.key(), mv, s, Score::DRAW, depth, bound);
         }
         best
     }

@@ -5,14 +5,11 @@
 //! window, static evaluation) and is filled by the caller before descending.
 
 use super::ordering::{capture_score, is_capture, Context, Picker};
-use super::score::{
-    ban_loss, ban_win, from_tt, is_decisive, mate_in, mated_in, to_tt, DRAW, INFINITE, MATE,
-    MAX_PLY,
-};
 use super::tt::{Bound, Hit};
 use super::Searcher;
 use crate::board::{Move, PieceKind, Position};
 use crate::eval::{evaluate, VALUES};
+use crate::score::{Score, MAX_PLY};
 
 /// One ply of the search stack (game history below the root).
 #[derive(Clone, Copy, Default)]
@@ -24,7 +21,7 @@ pub struct Frame {
     /// Plies back to the last capture or null move (the repetition window).
     pub window: u16,
     /// Static evaluation (not valid in check).
-    pub eval: i32,
+    pub eval: Score,
     /// Move played to reach the next ply, with its piece index (for counter-moves).
     pub moved: Option<(usize, Move)>,
 }
@@ -37,8 +34,8 @@ fn lmr(depth: i32, n: usize) -> i32 {
 }
 
 /// The stored score if its bound settles the window (alpha, beta) at this node.
-fn tt_cutoff(h: &Hit, alpha: i32, beta: i32, ply: usize, pos: &Position) -> Option<i32> {
-    let s = from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
+fn tt_cutoff(h: &Hit, alpha: Score, beta: Score, ply: usize, pos: &Position) -> Option<Score> {
+    let s = Score::from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
     let cut = match h.bound {
         Bound::Exact => true,
         Bound::Lower => s >= beta,
@@ -67,9 +64,9 @@ fn bare(pos: &Position) -> bool {
 impl Searcher {
     /// The static evaluation of `pos`, the node at `ply`: the network's when one is set.
     #[inline]
-    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> Score {
         match &mut self.nnue {
-            Some(acc) => acc.evaluate(ply, pos),
+            Some(acc) => Score::cp(acc.evaluate(ply, pos)),
             None => evaluate(pos),
         }
     }
@@ -101,7 +98,7 @@ impl Searcher {
             key: child.key(),
             in_check,
             window,
-            eval: 0,
+            eval: Score::DRAW,
             moved: None,
         };
         if self.stack.len() <= idx + 1 {
@@ -114,7 +111,7 @@ impl Searcher {
     /// The rule verdict for the node at `ply`, if a repetition ends it; `Err(())` when the
     /// position occurred before in the window without a verdict yet (its hash entry may come
     /// from a path without that history, so it must not cut the search short).
-    fn repetition(&self, ply: usize) -> Result<Option<i32>, ()> {
+    fn repetition(&self, ply: usize) -> Result<Option<Score>, ()> {
         let idx = self.root + ply;
         let here = &self.stack[idx];
         let window = (here.window as usize).min(idx);
@@ -127,9 +124,9 @@ impl Searcher {
                     let they = (0..i).step_by(2).all(|j| self.stack[idx - j].in_check);
                     let we = (1..i).step_by(2).all(|j| self.stack[idx - j].in_check);
                     return Ok(Some(match (they, we) {
-                        (true, false) => ban_win(ply as i32),
-                        (false, true) => ban_loss(ply as i32),
-                        _ => DRAW,
+                        (true, false) => Score::ban_win(ply as i32),
+                        (false, true) => Score::ban_loss(ply as i32),
+                        _ => Score::DRAW,
                     }));
                 }
                 seen = true;
@@ -156,11 +153,11 @@ impl Searcher {
         &mut self,
         pos: &Position,
         mut depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
+        mut alpha: Score,
+        mut beta: Score,
         ply: usize,
         null_ok: bool,
-    ) -> i32 {
+    ) -> Score {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
         let idx = self.root + ply;
@@ -173,7 +170,7 @@ impl Searcher {
         }
         self.poll();
         if self.aborted {
-            return 0;
+            return Score::DRAW;
         }
         self.seldepth = self.seldepth.max(ply as u32);
         // Rules, in the referee's order (`board::rules`): a repetition verdict first (a
@@ -185,20 +182,20 @@ impl Searcher {
         };
         if pos.halfmove_clock() >= 120 {
             return if pos.count_legal() > 0 {
-                DRAW
+                Score::DRAW
             } else {
-                mated_in(ply as i32)
+                Score::mated_in(ply as i32)
             };
         }
         if bare(pos) {
-            return DRAW;
+            return Score::DRAW;
         }
         if ply >= MAX_PLY as usize - 2 {
             return self.evaluate(pos, ply);
         }
         // Mate distance pruning.
-        alpha = alpha.max(mated_in(ply as i32));
-        beta = beta.min(mate_in(ply as i32 + 1));
+        alpha = alpha.max(Score::mated_in(ply as i32));
+        beta = beta.min(Score::mate_in(ply as i32 + 1));
         if alpha >= beta {
             return alpha;
         }
@@ -213,7 +210,7 @@ impl Searcher {
             }
         }
         let eval = if in_check {
-            -INFINITE
+            -Score::INFINITE
         } else {
             match hit {
                 Some(h) => h.eval,
@@ -229,13 +226,13 @@ impl Searcher {
         if !pv_node && !in_check {
             // Reverse futility: far above beta with little depth left.
             if depth <= 6
-                && !is_decisive(beta)
+                && !beta.is_decisive()
                 && eval - 85 * depth + if improving { 40 } else { 0 } >= beta
             {
                 return eval;
             }
             // Null move, guarded against zugzwang-prone endings (no rook, horse or cannon).
-            if null_ok && depth >= 3 && eval >= beta && has_pieces(pos) && !is_decisive(beta) {
+            if null_ok && depth >= 3 && eval >= beta && has_pieces(pos) && !beta.is_decisive() {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 let child = pos.play_null();
                 self.push_frame(idx, &child, false, None, false);
@@ -243,12 +240,12 @@ impl Searcher {
                 self.stack[idx].moved = None;
                 let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 if self.aborted {
-                    return 0;
+                    return Score::DRAW;
                 }
                 if v >= beta {
-                    return if is_decisive(v) { beta } else { v };
+                    return if v.is_decisive() { beta } else { v };
                 }
-                threat = v <= mated_in(MAX_PLY);
+                threat = v <= Score::mated_in(MAX_PLY);
             }
             // Razoring: hopeless at shallow depth, verify with quiescence.
             if depth <= 2 && eval + 250 * depth < alpha {
@@ -261,7 +258,7 @@ impl Searcher {
 
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return mated_in(ply as i32);
+            return Score::mated_in(ply as i32);
         }
         let counter = ply
             .checked_sub(1)
@@ -273,7 +270,7 @@ impl Searcher {
             counter,
         };
         let mut picker = Picker::new(pos, moves, &ctx, &self.heur);
-        let mut best = -INFINITE;
+        let mut best = -Score::INFINITE;
         let mut best_move = None;
         let mut quiets: [Option<Move>; 64] = [None; 64];
         let mut n_quiets = 0;
@@ -286,7 +283,7 @@ impl Searcher {
             self.tt.prefetch(child.key());
             let gives_check = child.in_check();
             let quiet = !capture && !gives_check;
-            if !pv_node && !in_check && !threat && quiet && best > -MATE + MAX_PLY {
+            if !pv_node && !in_check && !threat && quiet && best > -Score::MATE + MAX_PLY {
                 // Late move pruning and futility pruning of quiet moves.
                 let lmp = 3 + depth * depth * if improving { 2 } else { 1 };
                 if depth <= 4 && n as i32 > lmp {
@@ -332,7 +329,7 @@ impl Searcher {
                 }
             }
             if self.aborted {
-                return 0;
+                return Score::DRAW;
             }
             if v > best {
                 best = v;
@@ -370,7 +367,7 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        match to_tt(best, ply as i32) {
+        match best.to_tt(ply as i32) {
             Some(s) => self
                 .tt
                 .store(key, best_move.or(tt_move), s, eval, depth, bound),
@@ -391,17 +388,27 @@ impl Searcher {
     }
 
     /// Quiescence: captures only (all evasions when in check).
-    pub(super) fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    pub(super) fn qsearch(
+        &mut self,
+        pos: &Position,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
         self.pv_len[ply] = ply;
         self.poll();
         if self.aborted {
-            return 0;
+            return Score::DRAW;
         }
         self.seldepth = self.seldepth.max(ply as u32);
         let idx = self.root + ply;
         let in_check = self.stack[idx].in_check;
         if ply >= MAX_PLY as usize - 2 {
-            return if in_check { 0 } else { self.evaluate(pos, ply) };
+            return if in_check {
+                Score::DRAW
+            } else {
+                self.evaluate(pos, ply)
+            };
         }
         let key = pos.key();
         let hit = self.tt.probe(key);
@@ -417,10 +424,10 @@ impl Searcher {
         let moves = if in_check {
             let moves = pos.legal_moves();
             if moves.is_empty() {
-                return mated_in(ply as i32);
+                return Score::mated_in(ply as i32);
             }
-            best = -INFINITE;
-            stand = -INFINITE;
+            best = -Score::INFINITE;
+            stand = -Score::INFINITE;
             moves
         } else {
             stand = match hit {
@@ -452,7 +459,7 @@ impl Searcher {
             self.push_eval(ply + 1, pos, Some(m));
             let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.aborted {
-                return 0;
+                return Score::DRAW;
             }
             if v > best {
                 best = v;
@@ -471,9 +478,9 @@ impl Searcher {
             } else {
                 Bound::Upper
             };
-            if let Some(s) = to_tt(best, ply as i32) {
+            if let Some(s) = best.to_tt(ply as i32) {
                 self.tt
-                    .store(key, best_move, s, stand.max(-INFINITE + 1), 0, bound);
+                    .store(key, best_move, s, stand.max(-Score::INFINITE + 1), 0, bound);
             }
         }
         best

@@ -2,11 +2,12 @@
 //!
 //! An entry keeps the upper 32 bits of the Zobrist key (the bucket index comes from the key's
 //! low bits, so together they check the position), the move, the score (mate scores relative to
-//! the node, see `score`), the static evaluation, the depth, the bound and the search's age.
+//! the node, see `Score::to_tt`), the static evaluation, the depth, the bound and the search's age.
 //! Replacement: the same position is overwritten unless a deeper exact entry would be lost;
 //! otherwise the entry with the lowest `depth - 4·age distance` goes.
 
 use crate::board::Move;
+use crate::score::Score;
 
 /// Kind of bound stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,10 +45,10 @@ struct Cluster {
 pub struct Hit {
     /// Stored move, if any.
     pub mv: Option<Move>,
-    /// Stored score (node-relative; convert with `score::from_tt`).
-    pub score: i32,
+    /// Stored score (node-relative; convert with `Score::from_tt`).
+    pub score: i16,
     /// Stored static evaluation.
-    pub eval: i32,
+    pub eval: Score,
     /// Stored depth.
     pub depth: i32,
     /// Stored bound.
@@ -96,8 +97,8 @@ impl Table {
             .find(|e| e.key == check && e.flags != 0)
             .map(|e| Hit {
                 mv: Move::from_raw(e.mv),
-                score: e.score as i32,
-                eval: e.eval as i32,
+                score: e.score,
+                eval: Score::cp(e.eval as i32),
                 depth: e.depth as i32,
                 bound: match e.flags & 3 {
                     1 => Bound::Upper,
@@ -108,15 +109,15 @@ impl Table {
             })
     }
 
-    /// Stores an entry (score already converted with `score::to_tt`).
+    /// Stores an entry (score already converted with `Score::to_tt`).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
         &mut self,
         key: u64,
         mv: Option<Move>,
-        score: i32,
-        eval: i32,
+        score: i16,
+        eval: Score,
         depth: i32,
         bound: Bound,
     ) {
@@ -157,8 +158,8 @@ impl Table {
         if !keep_move {
             e.mv = mv.map_or(0, Move::raw);
         }
-        e.score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
-        e.eval = eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+        e.score = score;
+        e.eval = eval.get().clamp(i16::MIN as i32, i16::MAX as i32) as i16;
         e.depth = depth.clamp(0, 255) as u8;
         e.flags = (age << 2) | bound as u8;
     }
@@ -202,12 +203,12 @@ mod tests {
         let m = Move::new(Square::new(7, 2).unwrap(), Square::new(4, 2).unwrap());
         let key = 0x1234_5678_9abc_def0;
         assert!(t.probe(key).is_none());
-        t.store(key, Some(m), -29_990, 12, 7, Bound::Lower);
+        t.store(key, Some(m), -29_990, Score::cp(12), 7, Bound::Lower);
         let h = t.probe(key).expect("stored");
         assert_eq!(h.mv, Some(m));
         assert_eq!(
             (h.score, h.eval, h.depth, h.bound),
-            (-29_990, 12, 7, Bound::Lower)
+            (-29_990, Score::cp(12), 7, Bound::Lower)
         );
         assert!(t.probe(key ^ (1 << 40)).is_none());
         assert!(t.hashfull() <= 1000);

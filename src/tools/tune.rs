@@ -92,7 +92,7 @@ fn current() -> Vec<f64> {
             for file in 0..5u8 {
                 let sq = Square::new(file, rank).expect("on the board");
                 p[i * CELLS + cell(sq, Color::Red)] =
-                    crate::eval::PSQ[kind.index()][sq.index()] as f64;
+                    crate::psq::PSQ[kind.index()][sq.index()] as f64;
             }
         }
     }
@@ -442,9 +442,9 @@ mod tests {
                     held: false,
                 };
                 let red = if pos.side_to_move() == Color::Red {
-                    evaluate(&pos)
+                    evaluate(&pos).get()
                 } else {
-                    -evaluate(&pos)
+                    -evaluate(&pos).get()
                 };
                 let model = linear(&p, &s);
                 assert!((model - red as f64).abs() <= 4.0, "{model} vs {red}");
@@ -478,7 +478,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let v = evaluate(game.position());
+                let v = evaluate(game.position()).get();
                 comments.push(Some(format!("{:+.2}/1 0.001s", v as f64 / 100.0)));
                 game.play(moves.get(rng.random_range(0..moves.len())))
                     .unwrap();

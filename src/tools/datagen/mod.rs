@@ -171,7 +171,7 @@ fn play(
             break Wdl::Draw;
         };
         let pos = game.position();
-        let score = r.score;
+        let score = r.score.get();
         if !pos.in_check() && pos.piece_at(best.to()).is_none() && score.abs() < SCORE_LIMIT {
             kept.push((pos.clone(), score as i16));
         }

@@ -7,28 +7,13 @@
 //! the caller kills it (`Engine` is killed on drop) and starts a fresh one for the next game.
 
 use crate::board::{Color, Game};
+use crate::protocol::output::{UCCI_BAN, UCCI_MATE};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-/// Which protocol an engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    /// UCI (as Pikafish): `uci`/`uciok`, `go wtime … btime …`.
-    Uci,
-    /// UCCI (as ElephantEye): `ucci`/`ucciok`, `go time … increment …`.
-    Ucci,
-}
-
-impl std::fmt::Display for Dialect {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Dialect::Uci => "uci",
-            Dialect::Ucci => "ucci",
-        })
-    }
-}
+pub use crate::protocol::Dialect;
 
 /// How to start an engine.
 #[derive(Clone, Debug)]
@@ -470,7 +455,7 @@ pub fn position_line(game: &Game, dialect: Dialect) -> String {
 }
 
 /// Reads depth and score from an `info` line. UCI: `score cp N` / `score mate M`; UCCI: a bare
-/// `score N` with mates as ±(10000 − plies).
+/// `score N` with mates as ±(`UCCI_MATE` − plies).
 fn note_info(line: &str, dialect: Dialect, t: &mut Thought) {
     let words: Vec<&str> = line.split_whitespace().collect();
     let mut i = 1;
@@ -500,9 +485,9 @@ fn note_info(line: &str, dialect: Dialect, t: &mut Thought) {
                 if let Some(v) = value {
                     t.score = Some(match kind {
                         "mate" => format!("#{v}"),
-                        "ucci" if v.abs() > 9900 && v.abs() <= 10000 => {
+                        "ucci" if v.abs() > UCCI_BAN as i64 && v.abs() <= UCCI_MATE as i64 => {
                             // Plies to mate → moves, signed from the engine's side.
-                            let moves = (10000 - v.abs() + 1) / 2;
+                            let moves = (UCCI_MATE as i64 - v.abs() + 1) / 2;
                             format!("#{}", if v > 0 { moves } else { -moves })
                         }
                         _ => format!("{:+.2}", v as f64 / 100.0),

@@ -109,7 +109,7 @@ pub fn load(paths: &[impl AsRef<Path>], share: f64, mirror: bool) -> Result<Spli
         split.classical.extend(
             samples[cut..]
                 .iter()
-                .map(|s| s.position().map_or(0, |p| crate::eval::evaluate(&p))),
+                .map(|s| s.position().map_or(0, |p| crate::eval::evaluate(&p).get())),
         );
     }
     Ok(split)
