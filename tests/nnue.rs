@@ -379,3 +379,43 @@ fn engine_options_load_networks_or_keep_the_old_one() {
     assert!(text.lines().any(|l| l.starts_with("bestmove ")));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_leaves_a_valid_data_file() {
+    use std::process::{Command, Stdio};
+    let data = temp("interrupted.bin");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args([
+            "datagen",
+            "--nodes",
+            "300",
+            "--threads",
+            "2",
+            "--games",
+            "100000",
+            "-o",
+        ])
+        .arg(&data)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Let a few games finish, then interrupt as a terminal would.
+    let start = std::time::Instant::now();
+    while std::fs::metadata(&data).map_or(0, |m| m.len()) < 32 * 200
+        && start.elapsed().as_secs() < 60
+    {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    let bytes = std::fs::read(&data).unwrap();
+    let samples = record::decode_all(&bytes).expect("whole records only");
+    assert!(samples.len() >= 200, "{}", samples.len());
+    let _ = std::fs::remove_file(&data);
+}
