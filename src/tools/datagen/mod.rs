@@ -87,6 +87,9 @@ const WIN_PLIES: u32 = 6;
 const DRAW_AFTER: usize = 160;
 const DRAW_SCORE: i32 = 20;
 const DRAW_PLIES: u32 = 24;
+/// Time limit of one search, far beyond what the node budget takes: it only guards against a
+/// search that would not stop by its node count.
+const SAFETY_MS: u64 = 20_000;
 /// Scores beyond this are mate or rule scores: such positions are not kept.
 const SCORE_LIMIT: i32 = 10_000;
 
@@ -149,6 +152,8 @@ fn play(
     searcher.clear();
     let limits = Limits {
         nodes: Some(args.nodes.max(1)),
+        // A safety net only: a node-limited search normally takes milliseconds.
+        movetime: Some(SAFETY_MS),
         ..Default::default()
     };
     let control = Arc::new(Control::new(false));
@@ -282,8 +287,29 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
     let mut buf = Vec::new();
     let target = args.positions.unwrap_or(u64::MAX);
     let mut io_error = None;
-    for (i, played) in rx.iter() {
-        pending.insert(i, played);
+    let mut write = |g: Played, summary: &mut Summary| -> Result<(), String> {
+        buf.clear();
+        for s in &g.samples {
+            buf.extend_from_slice(&s.encode());
+        }
+        file.write_all(&buf)
+            .and_then(|_| file.flush())
+            .map_err(|e| format!("{}: {e}", args.output.display()))?;
+        summary.games += 1;
+        summary.positions += g.samples.len() as u64;
+        summary.red_draw_black[2 - g.red as usize] += 1;
+        Ok(())
+    };
+    // When was the stop first seen: workers get a few seconds to finish their move.
+    let mut stop_seen: Option<Instant> = None;
+    loop {
+        match rx.recv_timeout(std::time::Duration::from_millis(200)) {
+            Ok((i, played)) => {
+                pending.insert(i, played);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
         // Write games in index order, whole games at a time.
         while let Some(entry) = pending.remove(&next_write) {
             next_write += 1;
@@ -291,20 +317,19 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
             if summary.positions >= target || io_error.is_some() {
                 continue;
             }
-            buf.clear();
-            for s in &g.samples {
-                buf.extend_from_slice(&s.encode());
-            }
-            if let Err(e) = file.write_all(&buf).and_then(|_| file.flush()) {
-                io_error = Some(format!("{}: {e}", args.output.display()));
+            if let Err(e) = write(g, &mut summary) {
+                io_error = Some(e);
                 stop.store(true, Ordering::SeqCst);
                 continue;
             }
-            summary.games += 1;
-            summary.positions += g.samples.len() as u64;
-            summary.red_draw_black[2 - g.red as usize] += 1;
             if summary.positions >= target {
                 stop.store(true, Ordering::SeqCst);
+            }
+        }
+        if stopped(&stop) {
+            let since = *stop_seen.get_or_insert_with(Instant::now);
+            if since.elapsed().as_secs() >= 5 {
+                break; // a worker that has not stopped by now is abandoned with its game
             }
         }
         let secs = started.elapsed().as_secs_f64().max(1e-9);
@@ -326,8 +351,18 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
             );
         }
     }
+    // Games finished after a gap (a game abandoned at the stop) are still whole: keep them.
+    for g in std::mem::take(&mut pending).into_values().flatten() {
+        if summary.positions < target && io_error.is_none() {
+            if let Err(e) = write(g, &mut summary) {
+                io_error = Some(e);
+            }
+        }
+    }
     for w in workers {
-        let _ = w.join();
+        if w.is_finished() {
+            let _ = w.join();
+        }
     }
     bar.finish_and_clear();
     if let Some(e) = io_error {
