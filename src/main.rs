@@ -45,6 +45,9 @@ enum Command {
     /// Train the evaluation network from `datagen` files on the CPU; writes the best epoch's
     /// quantized network.
     Train(chariot::tools::train::TrainArgs),
+    /// Judge a game by the rules (the match referee): `judge [--fen FEN] [MOVE …]` or `judge --pgn
+    /// FILE`; prints `<result> <reason> at ply <n>` or `* in progress at ply <n>`.
+    Judge(chariot::tools::judge::JudgeArgs),
     /// Search the bench positions to a fixed depth; last line `<nodes> nodes <nps> nps`.
     Bench {
         /// Depth (default 8).
@@ -101,6 +104,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some(Command::Judge(args)) => ExitCode::from(chariot::tools::judge::run(&args)),
         Some(Command::Bench { depth, nnue: false }) => {
             match chariot::tools::bench::run(depth, &mut std::io::stdout()) {
                 Ok(_) => ExitCode::SUCCESS,

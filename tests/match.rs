@@ -2,7 +2,7 @@
 
 use chariot::board::rules::{Outcome, Reason};
 use chariot::board::{Color, Game, Position};
-use chariot::tools::matchrunner::pgn;
+use chariot::tools::pgn;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

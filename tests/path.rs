@@ -329,7 +329,7 @@ fn bad_input_is_refused_with_a_reason() {
         (&["scen", "/nonexistent/file.scen"], "cannot read"),
     ];
     for (args, needle) in cases {
-        let e = command(args).expect_err(needle);
+        let e = command(args).expect_err(needle).to_string();
         assert!(e.contains(needle), "{args:?}: {e:?} lacks {needle:?}");
     }
     let too_wide = format!(
@@ -361,7 +361,9 @@ fn bad_input_is_refused_with_a_reason() {
         .unwrap_err()
         .to_string()
         .contains("too large"));
-    let e = command(&["inline", &vec!["."; 9000].join("/")]).expect_err("too large");
+    let e = command(&["inline", &vec!["."; 9000].join("/")])
+        .expect_err("too large")
+        .to_string();
     assert!(e.contains("too large"), "{e}");
 }
 
@@ -388,8 +390,9 @@ fn path_in_the_protocol_loop_and_cli() {
         .stdin
         .as_mut()
         .expect("stdin")
-        .write_all(b"path inline S..G\npath inline S.x\nisready\nquit\n")
+        .write_all(b"path inline S..G\npath inline S.x\nisready\n")
         .expect("write");
+    // End of input waits for the path answers (an explicit `quit` would not).
     let out = child.wait_with_output().expect("wait");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("cost 3\n"), "{text}");

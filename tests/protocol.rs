@@ -315,6 +315,91 @@ fn movetime_infinite_stop_and_isready_during_search() {
 }
 
 #[test]
+fn path_never_holds_up_stop_isready_or_quit() {
+    let scen = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/maps/TheFrozenSea.map.scen"
+    );
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until(5.0, |l| l == "uciok");
+    e.send("go infinite");
+    e.send(&format!("path scen {scen}"));
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("isready");
+    e.until(2.0, |l| l == "readyok");
+    assert!(
+        t.elapsed() <= Duration::from_millis(50),
+        "isready during path scen took {:?}",
+        t.elapsed()
+    );
+    let t = Instant::now();
+    e.send("stop");
+    let out = e.bestmove(2.0);
+    assert!(
+        t.elapsed() <= Duration::from_millis(50),
+        "stop during path scen took {:?}",
+        t.elapsed()
+    );
+    assert_legal(None, &[], &best_of(&out));
+    // The scenario file still finishes, in full.
+    let done = e.until(120.0, |l| l.starts_with("scenarios "));
+    let summary = done.last().expect("summary line");
+    assert!(summary.contains("mismatches 0"), "{summary}");
+    // `quit` does not wait for a path job.
+    e.send(&format!("path scen {scen}"));
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.send("quit");
+    assert!(e.close_and_wait(1.0).success());
+    assert!(t.elapsed() < Duration::from_millis(300));
+}
+
+#[test]
+fn isready_answers_after_the_commands_before_it() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until(5.0, |l| l == "uciok");
+    e.send("go movetime 400");
+    // Taken at once during the search: the next `d` shows the new position.
+    e.send("position startpos moves h2e2");
+    e.send("d");
+    let out = e.ready();
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("Fen: ") && l.contains("1C2C4")),
+        "position during a search took effect before readyok: {out:?}"
+    );
+    assert!(out.iter().all(|l| !l.starts_with("bestmove")), "{out:?}");
+    e.bestmove(3.0);
+    // A `go` sent during a search supersedes it: the first search stops, the second starts,
+    // and the `position` queued behind it applies after it started; `isready` comes after all.
+    e.send("go movetime 5000");
+    e.send("go infinite");
+    e.send("position startpos moves h2e2 h9g7");
+    let t = Instant::now();
+    e.send("isready");
+    let out = e.until(2.0, |l| l == "readyok");
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_eq!(
+        out.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1,
+        "the first search ended, the queued one started: {out:?}"
+    );
+    e.send("stop");
+    let second = e.bestmove(2.0);
+    assert_legal(None, &["h2e2"], &best_of(&second));
+    e.send("go depth 2");
+    let third = e.bestmove(5.0);
+    assert_legal(None, &["h2e2", "h9g7"], &best_of(&third));
+}
+
+#[test]
 fn bad_input_keeps_the_last_good_state() {
     let mut e = Engine::start();
     e.send("position startpos moves h2e2");

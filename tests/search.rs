@@ -192,3 +192,51 @@ fn bench_signature_is_deterministic() {
         "bench signature changed: update tests/bench_signature.txt if the search changed on purpose"
     );
 }
+
+/// Red's rook has chased Black's cannon (unprotected) with every move: d2c2 c7d7 c2d2 d7c7 …
+const CHASE: [&str; 8] = [
+    "d2c2", "c7d7", "c2d2", "d7c7", "d2c2", "c7d7", "c2d2", "d7c7",
+];
+
+#[test]
+fn perpetual_chase_wins_for_the_chased_side() {
+    // Black's reply d7c7 makes the third occurrence: Red, the chaser, loses (a check-only rule
+    // would score it a draw).
+    let start: Position = "5k3/9/2c6/9/9/9/9/3R5/9/4K4 w - - 0 1"
+        .parse()
+        .expect("valid");
+    let game = Game::from_moves(start, &CHASE[..7]).expect("legal");
+    let r = search(&game, depth(4));
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("d7c7"));
+    assert_eq!(
+        r.score,
+        Score::ban_win(1),
+        "Black wins by Red's perpetual chase"
+    );
+}
+
+#[test]
+fn the_engine_does_not_chase_into_a_lost_repetition() {
+    // Black is ahead (a horse and two pawns more); after six plies of the chase, c2d2 repeats
+    // the chase and Black's d7c7 then makes the third occurrence. A draw under check-only
+    // rules, a loss under the chase rule: Red must play something else.
+    let start: Position = "5k3/9/2c4n1/9/9/9/6p1p/3R5/9/4K4 w - - 0 1"
+        .parse()
+        .expect("valid");
+    let game = Game::from_moves(start.clone(), &CHASE[..6]).expect("legal");
+    let chase = game.position().parse_move("c2d2").expect("legal");
+    let r = search(&game, depth(6));
+    assert_ne!(r.best, Some(chase), "score {}", r.score);
+    assert!(!r.score.is_decisive(), "no rule loss: {}", r.score);
+    assert!(r.score < Score::DRAW, "Black is ahead: {}", r.score);
+    // Forced to repeat, the engine sees the loss.
+    let forced = search(
+        &game,
+        Limits {
+            depth: Some(6),
+            root_moves: vec![chase],
+            ..Default::default()
+        },
+    );
+    assert_eq!(forced.score, Score::ban_loss(2));
+}

@@ -469,27 +469,25 @@ pub fn elephant(sq: Square, occ: Bitboard) -> Bitboard {
 /// the horse) is empty (own pieces not excluded).
 #[inline(always)]
 pub fn horse(sq: Square, occ: Bitboard) -> Bitboard {
-    let i = sq.index();
-    let mut t = Bitboard::EMPTY;
-    for d in 0..4 {
-        let leg = HORSE_LEGS[i * 4 + d];
-        if leg != NONE && (occ.bits() >> leg) & 1 == 0 {
-            t |= HORSE_TARGETS[i * 4 + d];
-        }
-    }
-    t
+    over_free_legs(&HORSE_LEGS, &HORSE_TARGETS, sq, occ)
 }
 
 /// The squares from which a horse attacks `sq` with occupancy `occ`: the leg that matters is
 /// the one next to the horse, which is a diagonal neighbour of `sq`.
 #[inline(always)]
 pub fn horse_attackers(sq: Square, occ: Bitboard) -> Bitboard {
-    let i = sq.index();
+    over_free_legs(&HORSE_ATTACK_LEGS, &HORSE_ATTACKERS, sq, occ)
+}
+
+/// The union of `sets[sq * 4 + d]` over the directions `d` whose leg point is empty in `occ`.
+#[inline(always)]
+fn over_free_legs(legs: &[u8; 360], sets: &[Bitboard; 360], sq: Square, occ: Bitboard) -> Bitboard {
+    let i = sq.index() * 4;
     let mut t = Bitboard::EMPTY;
     for d in 0..4 {
-        let leg = HORSE_ATTACK_LEGS[i * 4 + d];
+        let leg = legs[i + d];
         if leg != NONE && (occ.bits() >> leg) & 1 == 0 {
-            t |= HORSE_ATTACKERS[i * 4 + d];
+            t |= sets[i + d];
         }
     }
     t

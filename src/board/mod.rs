@@ -1,8 +1,10 @@
 //! The rules of the board: squares, bitboards, pieces, attack tables, positions, legal move
-//! generation, Zobrist keys, FEN and move text.
+//! generation, Zobrist keys, FEN and move text, and the game-ending rules (repetition with
+//! perpetual check and chase, the 60-move rule).
 
 pub mod attacks;
 pub mod bitboard;
+pub mod chase;
 pub mod fen;
 pub mod game;
 pub mod movegen;
@@ -21,4 +23,4 @@ pub use moves::{Move, MoveList};
 pub use notation::MoveError;
 pub use piece::{Piece, PieceKind};
 pub use position::{Position, START_FEN};
-pub use square::{Color, Square};
+pub use square::{Color, Square, SquareError};

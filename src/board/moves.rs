@@ -1,5 +1,6 @@
 //! `Move` and `MoveList`, and ICCS move text (`h2e2`).
 
+use super::notation::MoveError;
 use super::square::Square;
 use std::fmt;
 use std::num::NonZeroU16;
@@ -59,15 +60,16 @@ impl Move {
     }
 
     /// Parses ICCS text (`h2e2`, any case) into a move between two squares. This checks the
-    /// syntax only; `Position::parse_move` also checks legality.
-    pub fn parse_iccs(s: &str) -> Result<Move, String> {
+    /// syntax only (`MoveError::Syntax`); `Position::parse_move` also checks legality.
+    pub fn parse_iccs(s: &str) -> Result<Move, MoveError> {
+        let syntax = || MoveError::Syntax(truncate(s));
         if s.len() != 4 || !s.is_ascii() {
-            return Err(format!("bad move '{}'", truncate(s)));
+            return Err(syntax());
         }
-        let from: Square = s[..2].parse().map_err(|_| format!("bad move '{s}'"))?;
-        let to: Square = s[2..].parse().map_err(|_| format!("bad move '{s}'"))?;
+        let from: Square = s[..2].parse().map_err(|_| syntax())?;
+        let to: Square = s[2..].parse().map_err(|_| syntax())?;
         if from == to {
-            return Err(format!("bad move '{s}'"));
+            return Err(syntax());
         }
         Ok(Move::new(from, to))
     }
@@ -166,5 +168,24 @@ impl MoveList {
 impl fmt::Debug for MoveList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iccs_syntax_errors() {
+        assert_eq!(
+            Move::parse_iccs("H2E2").map(|m| m.to_string()),
+            Ok("h2e2".into())
+        );
+        for bad in ["h2e", "h2h2", "z9e2", "h2e2e2", "h2é"] {
+            assert_eq!(Move::parse_iccs(bad), Err(MoveError::Syntax(bad.into())));
+        }
+        let long = "x".repeat(40);
+        let e = Move::parse_iccs(&long).unwrap_err();
+        assert_eq!(e.to_string(), format!("malformed move {}", "x".repeat(16)));
     }
 }

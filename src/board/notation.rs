@@ -1,6 +1,6 @@
 //! Move text in positions: ICCS parsing with a legality check.
 
-use super::moves::{truncate, Move};
+use super::moves::Move;
 use super::position::Position;
 use std::fmt;
 
@@ -27,7 +27,7 @@ impl std::error::Error for MoveError {}
 impl Position {
     /// Parses ICCS text (`h2e2`, any case) and checks that the move is legal here.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let m = Move::parse_iccs(text).map_err(|_| MoveError::Syntax(truncate(text)))?;
+        let m = Move::parse_iccs(text)?;
         if self.is_legal(m) {
             Ok(m)
         } else {

@@ -1,11 +1,13 @@
 //! The referee's rules (the rules document §5.3): how a game ends by position or by rule.
 //!
 //! After each ply, in order: no legal move loses for the side to move (checkmate or stalemate);
-//! the third occurrence of a position since the last capture ends the game — a side that gave
-//! check with every move of the cycle (while the other did not) loses, otherwise it is a draw
-//! (perpetual chase is not judged: such cycles are draws); 120 plies without a capture draw;
+//! the third occurrence of a position since the last capture ends the game — over the moves
+//! from the first of the three occurrences, a side that gave check with every move (while the
+//! other did not) loses; otherwise a side that chased one same piece with every move (while the
+//! other did not) loses (`chase`); otherwise it is a draw; 120 plies without a capture draw;
 //! no rook, horse, cannon or pawn left draws; and a length cap draws.
 
+use super::chase::{judge_cycle, Verdict};
 use super::game::Game;
 use super::piece::PieceKind;
 use super::square::Color;
@@ -28,7 +30,10 @@ pub enum Reason {
     Stalemate,
     /// A side checked with every move of a repeated cycle.
     PerpetualCheck,
-    /// A position occurred for the third time with no perpetual check.
+    /// This side chased one same piece with every move of a repeated cycle (and nobody checked
+    /// throughout).
+    PerpetualChase(Color),
+    /// A position occurred for the third time with no perpetual check or chase.
     Repetition,
     /// 120 plies without a capture.
     MoveLimit,
@@ -41,6 +46,8 @@ pub enum Reason {
 impl std::fmt::Display for Reason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
+            Reason::PerpetualChase(Color::Red) => "perpetual chase by red",
+            Reason::PerpetualChase(Color::Black) => "perpetual chase by black",
             Reason::Checkmate => "checkmate",
             Reason::Stalemate => "stalemate",
             Reason::PerpetualCheck => "perpetual check",
@@ -81,18 +88,13 @@ impl Game {
             }
         }
         if count >= 3 {
-            // A move gave check if the position after it has its opponent in check.
-            let all_checks = |mover: Color| {
-                (first..n)
-                    .filter(|&k| positions[k].side_to_move() == mover)
-                    .all(|k| positions[k + 1].in_check())
-            };
-            let (red, black) = (all_checks(Color::Red), all_checks(Color::Black));
-            return Some(match (red, black) {
-                (true, false) => Outcome::Win(Color::Black, Reason::PerpetualCheck),
-                (false, true) => Outcome::Win(Color::Red, Reason::PerpetualCheck),
-                _ => Outcome::Draw(Reason::Repetition),
-            });
+            return Some(
+                match judge_cycle(&positions[first], &self.moves()[first..n]) {
+                    Verdict::PerpetualCheck(c) => Outcome::Win(!c, Reason::PerpetualCheck),
+                    Verdict::PerpetualChase(c) => Outcome::Win(!c, Reason::PerpetualChase(c)),
+                    Verdict::Draw => Outcome::Draw(Reason::Repetition),
+                },
+            );
         }
         if pos.halfmove_clock() >= 120 {
             return Some(Outcome::Draw(Reason::MoveLimit));

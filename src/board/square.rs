@@ -167,15 +167,37 @@ impl fmt::Display for Square {
     }
 }
 
+/// Square text that is not a file letter `a`–`i` and a rank digit `0`–`9`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad square '{0}'")]
+pub struct SquareError(pub String);
+
 impl std::str::FromStr for Square {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Square, String> {
+    type Err = SquareError;
+    fn from_str(s: &str) -> Result<Square, SquareError> {
         let b = s.as_bytes();
         if b.len() != 2 {
-            return Err(format!("bad square '{s}'"));
+            return Err(SquareError(s.to_string()));
         }
         let f = b[0].to_ascii_lowercase().wrapping_sub(b'a');
         let r = b[1].wrapping_sub(b'0');
-        Square::new(f, r).ok_or_else(|| format!("bad square '{s}'"))
+        Square::new(f, r).ok_or_else(|| SquareError(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_text() {
+        assert_eq!(
+            "E0".parse::<Square>().map(|s| s.to_string()),
+            Ok("e0".into())
+        );
+        for bad in ["j0", "a", "e10", "", "éa"] {
+            let e = bad.parse::<Square>().unwrap_err();
+            assert_eq!(e.to_string(), format!("bad square '{bad}'"));
+        }
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! `grid` reads maps (Moving AI `.map` files and text grids), `astar` searches them (4- or
 //! 8-connected, integer 10/14 costs, admissible heuristics, an energy budget with supply
-//! stations), `scen` runs Moving AI scenario files, and this module parses the command and
-//! formats the answer.
+//! stations), `scen` runs Moving AI scenario files, and this module runs the command in three
+//! steps: `parse` (words to a `Request` checked against its map, or a `PathError`), `solve`
+//! (the search, timed) and `format` (the answer's text).
 //!
 //! Syntax (keywords case-insensitive):
 //! ```text
@@ -19,22 +20,132 @@ pub mod grid;
 pub mod jps;
 pub mod scen;
 
-use astar::{Heuristic, Moves, Query, Solver, MAX_STATES};
-use grid::Grid;
+use astar::{Heuristic, Moves, Outcome, Query, Solver, MAX_STATES};
+use grid::{Grid, GridError};
+use scen::ScenError;
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// Largest accepted energy budget.
 pub const MAX_ENERGY: u32 = 100_000;
 
+/// Why a `path` command was refused; `Display` names the bad word.
+#[derive(Debug, thiserror::Error)]
+pub enum PathError {
+    /// No words at all.
+    #[error("usage: path (map FILE | grid FILE | inline ROWS) [from X Y] [to X Y] [moves 4|8|8int] [heuristic H] [energy T] | path scen FILE.scen [--map FILE.map]")]
+    Usage,
+    /// `scen` without a file.
+    #[error("usage: path scen FILE.scen [--map FILE.map]")]
+    ScenUsage,
+    /// A keyword at the end, without its value; carries the keyword.
+    #[error("missing value after '{0}'")]
+    MissingValue(String),
+    /// `scen … --map` without a file.
+    #[error("missing map file")]
+    MissingMapFile,
+    /// A word that is no keyword.
+    #[error("unknown word '{0}'")]
+    UnknownWord(String),
+    /// A coordinate that is not an integer.
+    #[error("bad coordinate '{0}'")]
+    BadCoordinate(String),
+    /// A movement rule other than 4, 8 or 8int.
+    #[error("bad moves '{0}': 4, 8 or 8int")]
+    BadMoves(String),
+    /// A heuristic name not known.
+    #[error("bad heuristic '{0}'")]
+    BadHeuristic(String),
+    /// An energy budget that is not an integer from 1 to `MAX_ENERGY`.
+    #[error("bad energy '{0}': 1 to {max}", max = MAX_ENERGY)]
+    BadEnergy(String),
+    /// No `map`, `grid` or `inline`.
+    #[error("no map: give map FILE, grid FILE or inline ROWS")]
+    NoMap,
+    /// A heuristic that would overestimate with the movement rule asked for.
+    #[error("heuristic {0:?} overestimates with diagonal moves; use octile, euclidean or zero")]
+    Inadmissible(Heuristic),
+    /// An energy budget whose state space on the map is too large.
+    #[error("energy {0} on this map needs too many states")]
+    TooManyStates(u32),
+    /// `jps` with 4-connected moves or an energy budget.
+    #[error("jps needs moves 8 or 8int and no energy budget")]
+    JpsNeedsEight,
+    /// A map file that cannot be read.
+    #[error("cannot read {file}: {source}")]
+    Read {
+        /// The file as given (clipped).
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A map file too large to read.
+    #[error("{0} is too large")]
+    FileTooLarge(String),
+    /// The map, or the start or goal on it.
+    #[error(transparent)]
+    Grid(#[from] GridError),
+    /// A scenario batch.
+    #[error(transparent)]
+    Scen(#[from] ScenError),
+}
+
+/// A `path` command parsed and checked against its map: what `solve` needs.
+#[derive(Clone, Debug)]
+pub enum Request {
+    /// One search on one map.
+    Search {
+        /// The map.
+        grid: Grid,
+        /// Start and goal (on the map, off walls), moves, an admissible heuristic, energy.
+        query: Query,
+        /// Jump point search instead of A* (8-connected, no energy budget).
+        jps: bool,
+    },
+    /// A Moving AI scenario file.
+    Scen {
+        /// The `.scen` file.
+        file: PathBuf,
+        /// The map, if not the one named in the scenarios.
+        map: Option<PathBuf>,
+        /// Jump point search instead of A*.
+        jps: bool,
+    },
+}
+
+/// What `solve` found.
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// One search.
+    Search {
+        /// The query searched.
+        query: Query,
+        /// The path, if any, and the states expanded.
+        outcome: Outcome,
+        /// Milliseconds the search took.
+        ms: f64,
+    },
+    /// A scenario batch.
+    Scen(scen::Summary),
+}
+
 /// Runs one `path` command given its words (after `path`). `Ok` carries the answer's lines.
-pub fn command<S: AsRef<str>>(args: &[S]) -> Result<String, String> {
+pub fn command<S: AsRef<str>>(args: &[S]) -> Result<String, PathError> {
+    let request = parse(args)?;
+    Ok(format(&solve(&request)?))
+}
+
+/// Parses the words after `path`, reads the map and checks the query against it.
+pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Request, PathError> {
     let words: Vec<&str> = args.iter().map(|s| s.as_ref()).collect();
-    let Some(first) = words.first() else {
-        return Err("usage: path (map FILE | grid FILE | inline ROWS) [from X Y] [to X Y] [moves 4|8|8int] [heuristic H] [energy T] | path scen FILE.scen [--map FILE.map]".into());
-    };
-    if first.eq_ignore_ascii_case("scen") {
-        return scenario_command(&words[1..]);
+    match words.first() {
+        None => Err(PathError::Usage),
+        Some(first) if first.eq_ignore_ascii_case("scen") => parse_scen(&words[1..]),
+        Some(_) => parse_search(&words),
     }
+}
+
+fn parse_search(words: &[&str]) -> Result<Request, PathError> {
     let mut grid: Option<Grid> = None;
     let mut from = None;
     let mut to = None;
@@ -42,36 +153,32 @@ pub fn command<S: AsRef<str>>(args: &[S]) -> Result<String, String> {
     let mut heuristic = None;
     let mut energy = None;
     let mut jps = false;
-    let mut i = 0;
     let word = |i: usize| {
         words
             .get(i)
             .copied()
-            .ok_or_else(|| format!("missing value after '{}'", words[i - 1]))
+            .ok_or_else(|| PathError::MissingValue(words[i - 1].to_string()))
     };
-    let coord = |i: usize| -> Result<i64, String> {
+    let coord = |i: usize| -> Result<i64, PathError> {
         let w = word(i)?;
         w.parse::<i64>()
-            .map_err(|_| format!("bad coordinate '{}'", clip(w)))
+            .map_err(|_| PathError::BadCoordinate(clip(w)))
     };
+    let mut i = 0;
     while i < words.len() {
         let kw = words[i].to_ascii_lowercase();
         match kw.as_str() {
             "map" | "grid" => {
-                let file = word(i + 1)?;
-                let text = read_limited(file)?;
-                grid = Some(
-                    if kw == "map" {
-                        Grid::parse_movingai(&text)
-                    } else {
-                        Grid::parse_text(text.lines())
-                    }
-                    .map_err(|e| e.to_string())?,
-                );
+                let text = read_limited(word(i + 1)?)?;
+                grid = Some(if kw == "map" {
+                    Grid::parse_movingai(&text)?
+                } else {
+                    Grid::parse_text(text.lines())?
+                });
                 i += 2;
             }
             "inline" => {
-                grid = Some(Grid::parse_text(word(i + 1)?.split('/')).map_err(|e| e.to_string())?);
+                grid = Some(Grid::parse_text(word(i + 1)?.split('/'))?);
                 i += 2;
             }
             "from" | "to" => {
@@ -88,7 +195,7 @@ pub fn command<S: AsRef<str>>(args: &[S]) -> Result<String, String> {
                     "4" => Moves::Four,
                     "8" => Moves::Eight,
                     "8int" => Moves::EightInt,
-                    w => return Err(format!("bad moves '{}': 4, 8 or 8int", clip(w))),
+                    w => return Err(PathError::BadMoves(clip(w))),
                 };
                 i += 2;
             }
@@ -98,7 +205,7 @@ pub fn command<S: AsRef<str>>(args: &[S]) -> Result<String, String> {
                     "octile" => Heuristic::Octile,
                     "euclidean" => Heuristic::Euclidean,
                     "zero" | "dijkstra" => Heuristic::Zero,
-                    w => return Err(format!("bad heuristic '{}'", clip(w))),
+                    w => return Err(PathError::BadHeuristic(clip(w))),
                 });
                 i += 2;
             }
@@ -108,7 +215,7 @@ pub fn command<S: AsRef<str>>(args: &[S]) -> Result<String, String> {
                     .parse::<u32>()
                     .ok()
                     .filter(|t| (1..=MAX_ENERGY).contains(t))
-                    .ok_or_else(|| format!("bad energy '{}': 1 to {MAX_ENERGY}", clip(w)))?;
+                    .ok_or_else(|| PathError::BadEnergy(clip(w)))?;
                 energy = Some(t);
                 i += 2;
             }
@@ -116,60 +223,118 @@ pub fn command<S: AsRef<str>>(args: &[S]) -> Result<String, String> {
                 jps = true;
                 i += 1;
             }
-            _ => return Err(format!("unknown word '{}'", clip(words[i]))),
+            _ => return Err(PathError::UnknownWord(clip(words[i]))),
         }
     }
-    let grid = grid.ok_or("no map: give map FILE, grid FILE or inline ROWS")?;
+    let grid = grid.ok_or(PathError::NoMap)?;
     let heuristic = heuristic.unwrap_or(moves.default_heuristic());
     if !heuristic.admissible_for(moves) {
-        return Err(format!(
-            "heuristic {heuristic:?} overestimates with diagonal moves; use octile, euclidean or zero"
-        ));
+        return Err(PathError::Inadmissible(heuristic));
     }
     let point = |what: &'static str, given: Option<(i64, i64)>, marked: Option<(usize, usize)>| {
         let (x, y) = given
             .or(marked.map(|(x, y)| (x as i64, y as i64)))
-            .ok_or(grid::GridError::Missing(what))?;
+            .ok_or(GridError::Missing(what))?;
         grid.check_point(what, x, y)
     };
-    let start = point("start", from, grid.start).map_err(|e| e.to_string())?;
-    let goal = point("goal", to, grid.goal).map_err(|e| e.to_string())?;
+    let start = point("start", from, grid.start)?;
+    let goal = point("goal", to, grid.goal)?;
     if let Some(t) = energy {
         if (t as usize + 1).saturating_mul(grid.width * grid.height) > MAX_STATES {
-            return Err(format!("energy {t} on this map needs too many states"));
+            return Err(PathError::TooManyStates(t));
         }
     }
-    let q = Query {
+    if jps && (moves == Moves::Four || energy.is_some()) {
+        return Err(PathError::JpsNeedsEight);
+    }
+    let query = Query {
         start,
         goal,
         moves,
         heuristic,
         energy,
     };
-    if jps && (moves == Moves::Four || energy.is_some()) {
-        return Err("jps needs moves 8 or 8int and no energy budget".into());
+    Ok(Request::Search { grid, query, jps })
+}
+
+/// The words after `path scen`.
+fn parse_scen(words: &[&str]) -> Result<Request, PathError> {
+    let file = words.first().ok_or(PathError::ScenUsage)?;
+    let mut map = None;
+    let mut jps = false;
+    let mut i = 1;
+    while i < words.len() {
+        match words[i].to_ascii_lowercase().as_str() {
+            "--map" | "map" => {
+                map = Some(*words.get(i + 1).ok_or(PathError::MissingMapFile)?);
+                i += 2;
+            }
+            "--jps" | "jps" => {
+                jps = true;
+                i += 1;
+            }
+            _ => return Err(PathError::UnknownWord(clip(words[i]))),
+        }
     }
-    let t0 = Instant::now();
-    let out = if jps {
-        jps::Jps::new().solve(&astar::Prepared::new(&grid), &q)
-    } else {
-        Solver::new().solve(&grid, &q)
-    };
-    let ms = t0.elapsed().as_secs_f64() * 1000.0;
-    let mut text = String::new();
-    match out.solution {
+    Ok(Request::Scen {
+        file: PathBuf::from(file),
+        map: map.map(PathBuf::from),
+        jps,
+    })
+}
+
+/// Searches a request: one query (timed), or every scenario of a file (which reads the files
+/// and may fail on them).
+pub fn solve(request: &Request) -> Result<Answer, PathError> {
+    match request {
+        Request::Search { grid, query, jps } => {
+            let t0 = Instant::now();
+            let outcome = if *jps {
+                jps::Jps::new().solve(&astar::Prepared::new(grid), query)
+            } else {
+                Solver::new().solve(grid, query)
+            };
+            let ms = t0.elapsed().as_secs_f64() * 1000.0;
+            Ok(Answer::Search {
+                query: *query,
+                outcome,
+                ms,
+            })
+        }
+        Request::Scen { file, map, jps } => {
+            Ok(Answer::Scen(scen::run(file, map.as_deref(), *jps)?))
+        }
+    }
+}
+
+/// The answer's lines: `cost`, `steps`, `expanded`, `time_ms`, `path`, `moves` for a found
+/// path, the reason and `expanded`, `time_ms` for none, the summary line (after any notes) for a
+/// scenario batch.
+pub fn format(answer: &Answer) -> String {
+    match answer {
+        Answer::Search { query, outcome, ms } => format_search(query, outcome, *ms),
+        Answer::Scen(s) => {
+            let mut text = s.notes.join("\n");
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&s.line());
+            text
+        }
+    }
+}
+
+fn format_search(query: &Query, out: &Outcome, ms: f64) -> String {
+    match &out.solution {
         None => {
-            let why = match energy {
+            let why = match query.energy {
                 Some(t) => format!("no path: goal unreachable within energy {t}"),
                 None => "no path: goal unreachable".to_string(),
             };
-            text.push_str(&format!(
-                "{why}\nexpanded {}\ntime_ms {ms:.3}",
-                out.expanded
-            ));
+            format!("{why}\nexpanded {}\ntime_ms {ms:.3}", out.expanded)
         }
         Some(sol) => {
-            let cost = if moves == Moves::EightInt {
+            let cost = if query.moves == Moves::EightInt {
                 format!("{}", sol.cost.round() as i64)
             } else if sol.cost.fract() == 0.0 {
                 format!("{}", sol.cost)
@@ -178,16 +343,15 @@ pub fn command<S: AsRef<str>>(args: &[S]) -> Result<String, String> {
             };
             let coords: Vec<String> = sol.path.iter().map(|(x, y)| format!("({x},{y})")).collect();
             let steps: Vec<&str> = sol.path.windows(2).map(|w| direction(w[0], w[1])).collect();
-            text.push_str(&format!(
+            format!(
                 "cost {cost}\nsteps {}\nexpanded {}\ntime_ms {ms:.3}\npath {}\nmoves {}",
                 steps.len(),
                 out.expanded,
                 coords.join(" "),
                 steps.join(" ")
-            ));
+            )
         }
     }
-    Ok(text)
 }
 
 fn direction(a: (usize, usize), b: (usize, usize)) -> &'static str {
@@ -210,44 +374,15 @@ fn clip(s: &str) -> String {
 }
 
 /// Reads a map file, refusing absurdly large ones before reading them.
-fn read_limited(file: &str) -> Result<String, String> {
-    let meta = std::fs::metadata(file).map_err(|e| format!("cannot read {}: {e}", clip(file)))?;
+fn read_limited(file: &str) -> Result<String, PathError> {
+    let unreadable = |source| PathError::Read {
+        file: clip(file),
+        source,
+    };
+    let meta = std::fs::metadata(file).map_err(unreadable)?;
     if meta.len() > 80 << 20 {
-        return Err(format!("{} is too large", clip(file)));
+        return Err(PathError::FileTooLarge(clip(file)));
     }
-    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", clip(file)))?;
+    let bytes = std::fs::read(file).map_err(unreadable)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
-}
-
-fn scenario_command(words: &[&str]) -> Result<String, String> {
-    let file = words
-        .first()
-        .ok_or("usage: path scen FILE.scen [--map FILE.map]")?;
-    let mut map = None;
-    let mut jps = false;
-    let mut i = 1;
-    while i < words.len() {
-        match words[i].to_ascii_lowercase().as_str() {
-            "--map" | "map" => {
-                map = Some(*words.get(i + 1).ok_or("missing map file")?);
-                i += 2;
-            }
-            "--jps" | "jps" => {
-                jps = true;
-                i += 1;
-            }
-            _ => return Err(format!("unknown word '{}'", clip(words[i]))),
-        }
-    }
-    let s = scen::run(
-        std::path::Path::new(file),
-        map.map(std::path::Path::new),
-        jps,
-    )?;
-    let mut text = s.notes.join("\n");
-    if !text.is_empty() {
-        text.push('\n');
-    }
-    text.push_str(&s.line());
-    Ok(text)
 }

@@ -1,9 +1,9 @@
 //! Moving AI scenario files: every query solved and checked against its optimal length.
 
 use super::astar::{Heuristic, Moves, Prepared, Query, Solver};
-use super::grid::Grid;
+use super::grid::{Grid, GridError};
 use super::jps::Jps;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// One scenario line.
@@ -19,8 +19,62 @@ pub struct Scenario {
     pub optimal: f64,
 }
 
+/// Why a scenario batch could not run; lines and scenarios are counted from 1.
+#[derive(Debug, thiserror::Error)]
+pub enum ScenError {
+    /// A line without the nine tab-separated fields.
+    #[error("scenario line {0}: expected 9 tab-separated fields")]
+    Fields(usize),
+    /// A coordinate that is not an integer.
+    #[error("scenario line {line}: bad number '{text}'")]
+    Number {
+        /// Line number.
+        line: usize,
+        /// The field as written.
+        text: String,
+    },
+    /// An optimal length that is not a number.
+    #[error("scenario line {line}: bad length '{text}'")]
+    Length {
+        /// Line number.
+        line: usize,
+        /// The field as written.
+        text: String,
+    },
+    /// The scenario file cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The map file cannot be read.
+    #[error("cannot read map {}: {source}", path.display())]
+    ReadMap {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// No scenario to name the map.
+    #[error("no scenarios")]
+    Empty,
+    /// The map is not a valid Moving AI map.
+    #[error(transparent)]
+    Map(#[from] GridError),
+    /// A scenario's start or goal is off the map or on a wall.
+    #[error("scenario {scenario}: {error}")]
+    Point {
+        /// Scenario number.
+        scenario: usize,
+        /// The problem.
+        error: GridError,
+    },
+}
+
 /// Parses a `.scen` text (`version 1` header, tab-separated lines).
-pub fn parse(text: &str) -> Result<Vec<Scenario>, String> {
+pub fn parse(text: &str) -> Result<Vec<Scenario>, ScenError> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim_end_matches('\r');
@@ -29,24 +83,22 @@ pub fn parse(text: &str) -> Result<Vec<Scenario>, String> {
         }
         let f: Vec<&str> = line.split('\t').collect();
         if f.len() != 9 {
-            return Err(format!(
-                "scenario line {}: expected 9 tab-separated fields",
-                n + 1
-            ));
+            return Err(ScenError::Fields(n + 1));
         }
         let num = |i: usize| {
-            f[i].trim()
-                .parse::<i64>()
-                .map_err(|_| format!("scenario line {}: bad number '{}'", n + 1, f[i]))
+            f[i].trim().parse::<i64>().map_err(|_| ScenError::Number {
+                line: n + 1,
+                text: f[i].to_string(),
+            })
         };
         out.push(Scenario {
             map: f[1].to_string(),
             start: (num(4)?, num(5)?),
             goal: (num(6)?, num(7)?),
-            optimal: f[8]
-                .trim()
-                .parse()
-                .map_err(|_| format!("scenario line {}: bad length '{}'", n + 1, f[8]))?,
+            optimal: f[8].trim().parse().map_err(|_| ScenError::Length {
+                line: n + 1,
+                text: f[8].to_string(),
+            })?,
         });
     }
     Ok(out)
@@ -76,9 +128,11 @@ pub fn matches(cost: f64, optimal: f64) -> bool {
 
 /// Solves every scenario of `scen_path` on its map (`map_path`, or the file named in the
 /// scenarios, looked up beside the scenario file), with A* or, if `jps`, jump point search.
-pub fn run(scen_path: &Path, map_path: Option<&Path>, jps: bool) -> Result<Summary, String> {
-    let text = std::fs::read_to_string(scen_path)
-        .map_err(|e| format!("cannot read {}: {e}", scen_path.display()))?;
+pub fn run(scen_path: &Path, map_path: Option<&Path>, jps: bool) -> Result<Summary, ScenError> {
+    let text = std::fs::read_to_string(scen_path).map_err(|source| ScenError::Read {
+        path: scen_path.to_path_buf(),
+        source,
+    })?;
     let scenarios = parse(&text)?;
     let map_file = match map_path {
         Some(p) => p.to_path_buf(),
@@ -86,13 +140,15 @@ pub fn run(scen_path: &Path, map_path: Option<&Path>, jps: bool) -> Result<Summa
             let name = scenarios
                 .first()
                 .map(|s| s.map.rsplit(['/', '\\']).next().unwrap_or("").to_string())
-                .ok_or("no scenarios")?;
+                .ok_or(ScenError::Empty)?;
             scen_path.parent().unwrap_or(Path::new(".")).join(name)
         }
     };
-    let map_text = std::fs::read_to_string(&map_file)
-        .map_err(|e| format!("cannot read map {}: {e}", map_file.display()))?;
-    let grid = Grid::parse_movingai(&map_text).map_err(|e| e.to_string())?;
+    let map_text = std::fs::read_to_string(&map_file).map_err(|source| ScenError::ReadMap {
+        path: map_file.clone(),
+        source,
+    })?;
+    let grid = Grid::parse_movingai(&map_text)?;
     let mut solver = Solver::new();
     let mut jumper = Jps::new();
     let prepared = Prepared::new(&grid);
@@ -104,10 +160,16 @@ pub fn run(scen_path: &Path, map_path: Option<&Path>, jps: bool) -> Result<Summa
     for (i, s) in scenarios.iter().enumerate() {
         let a = grid
             .check_point("start", s.start.0, s.start.1)
-            .map_err(|e| format!("scenario {}: {e}", i + 1))?;
+            .map_err(|error| ScenError::Point {
+                scenario: i + 1,
+                error,
+            })?;
         let b = grid
             .check_point("goal", s.goal.0, s.goal.1)
-            .map_err(|e| format!("scenario {}: {e}", i + 1))?;
+            .map_err(|error| ScenError::Point {
+                scenario: i + 1,
+                error,
+            })?;
         let q = Query {
             start: a,
             goal: b,

@@ -2,22 +2,31 @@
 //! `Searcher`, and runs each command in order.
 //!
 //! Idle, it runs every command at once. While a search (or a bench/perft task) runs on its own
-//! thread, `isready`, `stop`, `ponderhit` and `quit` act at once and every other command is
-//! queued, first stopping an open-ended search (infinite, or pondering). Every `go` yields
-//! exactly one terminal line, and the move it names is legal in the position searched.
+//! thread, `stop`, `ponderhit` and `quit` act at once; so does every command that does not need
+//! the searcher (`position`, `setoption`, `banmoves`, `d`, `eval`, handshakes…), an option's
+//! effect on the tables (hash size, clearing) being applied when the searcher comes back. Only
+//! what needs the searcher to run (`go`, `bench`) is queued, first stopping the running search
+//! (a new search supersedes it), and every later line queues behind it, so commands take effect
+//! in the order sent. `isready` is answered at once unless something is queued before it, then
+//! as soon as that has run (a search it started need not end). `path` runs on a thread of its
+//! own. Every `go` yields exactly one terminal line, written by the search thread the moment the
+//! search ends, and the move it names is legal in the position searched.
 
 use super::command::{self, Command, GoArgs, PositionSpec};
+use super::limits::limits;
 use super::options::{Effect, Options};
 use super::output::{score_text, Out, ProtocolSink};
 use super::Dialect;
 use crate::board::{fen, Game, Move, Position};
 use crate::eval::nnue::Network;
 use crate::score::Score;
-use crate::search::{Bound, Clock, Control, Limits, SearchResult, Searcher};
+use crate::search::{Bound, Control, SearchResult, Searcher};
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 /// Engine name and version as announced.
 pub const NAME: &str = concat!("Chariot ", env!("CARGO_PKG_VERSION"));
@@ -27,29 +36,35 @@ pub const AUTHOR: &str = "the Chariot developers";
 /// What reaches the controller.
 #[derive(Debug)]
 pub enum Event {
-    /// One input line (line end stripped, decoded lossily).
-    Line(String),
+    /// One input line (line end stripped, decoded lossily) and when it was read: a `go`'s
+    /// clock runs from then, however long the line waited for the controller.
+    Line(String, Instant),
     /// An input line over the length limit, discarded.
     TooLong,
     /// End of input.
     Eof,
-    /// The running search or task finished.
-    Done,
+    /// The search or task of this number finished.
+    Done(u64),
 }
 
 enum Outcome {
-    Search(Searcher, SearchResult),
+    Search(Searcher),
     Task(Searcher),
 }
 
 struct Running {
+    /// Which search or task this is (`Event::Done` names it).
+    id: u64,
+    /// Set by the thread just before it writes its answer: the searcher is about to come back.
+    finished: Arc<AtomicBool>,
     control: Arc<Control>,
     handle: JoinHandle<Outcome>,
-    infinite: bool,
-    root: Option<Position>,
-    draw_offer: bool,
-    allowed: Vec<Move>,
+    /// UCCI `ponderhit draw`: the opponent offered a draw (read when the move is written).
+    draw_offer: Arc<AtomicBool>,
 }
+
+/// A change to the searcher's tables asked for while the searcher was busy.
+type Deferred = Box<dyn FnOnce(&mut Searcher) + Send>;
 
 /// The protocol state machine.
 pub struct Controller {
@@ -60,9 +75,16 @@ pub struct Controller {
     game: Game,
     bans: Vec<Move>,
     searcher: Option<Searcher>,
+    deferred: Vec<Deferred>,
     running: Option<Running>,
-    queue: VecDeque<String>,
+    started: u64,
+    queue: VecDeque<(String, Instant)>,
+    /// When the line being handled was read.
+    received: Instant,
     quitting: bool,
+    at_eof: bool,
+    /// `path` jobs that may still run (finished ones are dropped as new ones start).
+    paths: Vec<JoinHandle<()>>,
     warned_dialect: bool,
     /// The network `Use NNUE` evaluates with (the embedded one unless `EvalFile` loaded another).
     network: Arc<Network>,
@@ -91,12 +113,17 @@ impl Controller {
             events,
             dialect: None,
             searcher: Some(Searcher::new(options.hash_mb as usize)),
+            deferred: Vec::new(),
             options,
             game: Game::default(),
             bans: Vec::new(),
             running: None,
+            started: 0,
             queue: VecDeque::new(),
+            received: Instant::now(),
             quitting: false,
+            at_eof: false,
+            paths: Vec::new(),
             warned_dialect: false,
             network: crate::eval::nnue::default_network(),
         }
@@ -109,13 +136,25 @@ impl Controller {
     /// Handles one event. Returns `false` when the process should exit.
     pub fn handle(&mut self, event: Event) -> bool {
         match event {
-            Event::Done => self.finish_running(),
-            Event::Eof => self.quit(),
+            Event::Done(id) => {
+                if self.running.as_ref().is_some_and(|r| r.id == id) {
+                    self.finish_running()
+                } else {
+                    true // already taken back (see `while_running`)
+                }
+            }
+            Event::Eof => {
+                // Input is over (a script piped its commands): answers still being computed
+                // are worth waiting for, unlike after an explicit `quit`.
+                self.at_eof = true;
+                self.quit()
+            }
             Event::TooLong => {
                 self.out.info_string("line too long, ignored");
                 true
             }
-            Event::Line(line) => {
+            Event::Line(line, received) => {
+                self.received = received;
                 log::debug!("received: {}", command::echo_text(&line));
                 if self.running.is_some() {
                     self.while_running(line)
@@ -132,6 +171,11 @@ impl Controller {
             self.quitting = true;
             return true;
         }
+        if self.at_eof {
+            for job in self.paths.drain(..) {
+                let _ = job.join();
+            }
+        }
         if self.dialect() == Dialect::Ucci {
             self.out.line("bye");
         }
@@ -142,30 +186,34 @@ impl Controller {
         let Some(r) = &self.running else {
             return true;
         };
+        if r.finished.load(Ordering::SeqCst) {
+            // The answer is out and the thread is ending: take the searcher back now, so this
+            // line (a `probe`, say) meets the engine as it will be once `Done` arrives.
+            return self.finish_running() && self.handle(Event::Line(line, self.received));
+        }
         match command::parse(&line) {
-            Ok(Command::IsReady) => self.out.line("readyok"),
+            Ok(Command::IsReady) if self.queue.is_empty() => self.out.line("readyok"),
             Ok(Command::Stop) => r.control.stop(),
             Ok(Command::PonderHit { draw }) => {
                 if r.control.pondering() {
                     r.control.ponderhit();
                     if draw {
-                        if let Some(r) = &mut self.running {
-                            r.draw_offer = true;
-                        }
+                        r.draw_offer.store(true, Ordering::SeqCst);
                     }
                 }
             }
             Ok(Command::Quit) => return self.quit(),
             Ok(Command::Nothing) => {}
-            Ok(Command::Path(args)) => self.path(&args),
+            Ok(Command::Path(args)) => self.path(args),
             // The table is with the search thread: answer without its data.
             Ok(Command::Probe(_)) => self.out.line("pophash"),
-            _ => {
-                if r.infinite || r.control.pondering() {
-                    r.control.stop();
-                }
-                self.queue.push_back(line);
+            // A new search supersedes the running one: stop it, then start this one.
+            Ok(Command::Go(_) | Command::Bench(_)) => {
+                r.control.stop();
+                self.queue.push_back((line, self.received));
             }
+            _ if !self.queue.is_empty() => self.queue.push_back((line, self.received)),
+            _ => return self.execute(&line),
         }
         true
     }
@@ -183,66 +231,36 @@ impl Controller {
                 Outcome::Task(s)
             }
         };
-        match outcome {
-            Outcome::Task(s) => self.searcher = Some(s),
-            Outcome::Search(s, result) => {
-                self.searcher = Some(s);
-                if let Some(root) = &r.root {
-                    self.print_bestmove(root, &r.allowed, &result, r.draw_offer);
-                }
-            }
+        let mut searcher = match outcome {
+            Outcome::Task(s) | Outcome::Search(s) => s,
+        };
+        for f in self.deferred.drain(..) {
+            f(&mut searcher);
         }
+        self.searcher = Some(searcher);
         if self.quitting {
             self.quitting = false;
             return self.quit();
         }
-        while self.running.is_none() {
-            let Some(line) = self.queue.pop_front() else {
-                break;
+        // Everything that waited, in order; once one starts a search, the rest are handled as
+        // lines arriving during it.
+        let waiting = std::mem::take(&mut self.queue);
+        for (line, received) in waiting {
+            self.received = received;
+            let go_on = if self.running.is_some() {
+                self.while_running(line)
+            } else {
+                self.execute(&line)
             };
-            if !self.execute(&line) {
+            if !go_on {
                 return false;
             }
         }
         true
     }
 
-    fn print_bestmove(
-        &self,
-        root: &Position,
-        allowed: &[Move],
-        result: &SearchResult,
-        draw_offer: bool,
-    ) {
-        let best = result
-            .best
-            .filter(|&m| root.is_legal(m))
-            .or_else(|| allowed.first().copied())
-            .or_else(|| root.legal_moves().iter().next());
-        let Some(best) = best else {
-            self.print_no_move();
-            return;
-        };
-        let mut line = format!("bestmove {best}");
-        if let Some(p) = result.ponder {
-            if root.play(best).is_legal(p) {
-                line.push_str(&format!(" ponder {p}"));
-            }
-        }
-        if self.dialect() == Dialect::Ucci && draw_offer && result.score <= Score::cp(-50) {
-            line.push_str(" draw");
-        }
-        self.out.line(&line);
-    }
-
     fn print_no_move(&self) {
-        match self.dialect() {
-            Dialect::Uci => {
-                self.out.line("info depth 0 score mate 0");
-                self.out.line("bestmove (none)");
-            }
-            Dialect::Ucci => self.out.line("nobestmove"),
-        }
+        self.out.line(&no_move_text(self.dialect()));
     }
 
     /// Runs one line in the idle state. Returns `false` when the process should exit.
@@ -314,7 +332,7 @@ impl Controller {
                 let _ = crate::tools::bench::run(depth, &mut buf);
                 (s, buf)
             }),
-            Command::Path(args) => self.path(&args),
+            Command::Path(args) => self.path(args),
             Command::Help => {
                 for l in HELP.lines() {
                     self.out.line(l);
@@ -324,23 +342,26 @@ impl Controller {
         true
     }
 
-    /// `path …` runs at once, idle or searching: it touches no game or search state.
-    fn path(&self, args: &[String]) {
-        match crate::path::command(args) {
-            Ok(text) => {
-                for l in text.lines() {
-                    self.out.line(l);
-                }
+    /// `path …` runs on a thread of its own, idle or searching: it touches no game or search
+    /// state, and a large scenario file must not hold up `stop`, `isready` or `quit`. Its
+    /// answer is written as one message when it is ready; `quit` does not wait for it, the end
+    /// of input does.
+    fn path(&mut self, args: Vec<String>) {
+        let out = self.out.clone();
+        self.paths.retain(|job| !job.is_finished());
+        self.paths.push(std::thread::spawn(move || {
+            match crate::path::command(&args) {
+                Ok(text) => out.line(&text),
+                Err(e) => out.info_string(&format!("path: {}", command::echo_text(&e.to_string()))),
             }
-            Err(e) => self
-                .out
-                .info_string(&format!("path: {}", command::echo_text(&e))),
-        }
+        }));
     }
 
-    fn with_searcher(&mut self, f: impl FnOnce(&mut Searcher)) {
-        if let Some(s) = &mut self.searcher {
-            f(s);
+    /// Applies `f` to the searcher now, or when it comes back from the running search.
+    fn with_searcher(&mut self, f: impl FnOnce(&mut Searcher) + Send + 'static) {
+        match &mut self.searcher {
+            Some(s) => f(s),
+            None => self.deferred.push(Box::new(f)),
         }
     }
 
@@ -390,7 +411,7 @@ impl Controller {
             Ok(Effect::None) => {}
             Ok(Effect::ResizeHash) => {
                 let mb = self.options.hash_mb as usize;
-                self.with_searcher(|s| s.set_hash_mb(mb));
+                self.with_searcher(move |s| s.set_hash_mb(mb));
             }
             Ok(Effect::ClearHash) | Ok(Effect::NewGame) => self.with_searcher(Searcher::clear),
             Ok(Effect::LoadNetwork) => {
@@ -411,15 +432,14 @@ impl Controller {
                 }
             }
             Ok(Effect::ChooseEvaluation) => self.choose_evaluation(),
-            Err(Some(msg)) => self.out.info_string(&msg),
-            Err(None) => {}
+            Err(e) => self.out.info_string(&e.to_string()),
         }
     }
 
     /// Gives the searcher the network or the classical evaluation, per `Use NNUE`.
     fn choose_evaluation(&mut self) {
         let net = self.options.use_nnue.then(|| Arc::clone(&self.network));
-        self.with_searcher(|s| s.set_network(net));
+        self.with_searcher(move |s| s.set_network(net));
     }
 
     fn display(&self) {
@@ -439,22 +459,30 @@ impl Controller {
         };
         let out = self.out.clone();
         let events = self.events.clone();
+        let (id, finished) = self.next_run();
+        let thread_finished = Arc::clone(&finished);
         let handle = std::thread::spawn(move || {
             let (s, text) = f(searcher);
+            thread_finished.store(true, Ordering::SeqCst);
             for l in String::from_utf8_lossy(&text).lines() {
                 out.line(l);
             }
-            let _ = events.send(Event::Done);
+            let _ = events.send(Event::Done(id));
             Outcome::Task(s)
         });
         self.running = Some(Running {
+            id,
+            finished,
             control: Arc::new(Control::new(false)),
             handle,
-            infinite: false,
-            root: None,
-            draw_offer: false,
-            allowed: Vec::new(),
+            draw_offer: Arc::new(AtomicBool::new(false)),
         });
+    }
+
+    /// The number and the finished flag of the next search or task.
+    fn next_run(&mut self) -> (u64, Arc<AtomicBool>) {
+        self.started += 1;
+        (self.started, Arc::new(AtomicBool::new(false)))
     }
 
     fn go(&mut self, args: GoArgs) {
@@ -510,76 +538,85 @@ impl Controller {
         if !wanted.is_empty() {
             allowed = wanted;
         }
-        let limits = self.limits(&args, &root, &allowed, legal.len());
-        let control = Arc::new(Control::new(args.ponder));
+        let root_moves = if allowed.len() == legal.len() {
+            Vec::new()
+        } else {
+            allowed.clone()
+        };
+        let limits = limits(&args, root.side_to_move(), &self.options, root_moves);
+        let control = Arc::new(Control::started_at(args.ponder, self.received));
         let Some(mut searcher) = self.searcher.take() else {
             return;
         };
+        let out = self.out.clone();
         let mut sink = ProtocolSink {
-            out: self.out.clone(),
+            out: out.clone(),
             dialect,
         };
         let game = self.game.clone();
         let events = self.events.clone();
         let thread_control = Arc::clone(&control);
+        let draw_offer = Arc::new(AtomicBool::new(args.draw));
+        let thread_draw_offer = Arc::clone(&draw_offer);
+        let (id, finished) = self.next_run();
+        let thread_finished = Arc::clone(&finished);
         let handle = std::thread::spawn(move || {
             let result = searcher.search(&game, &limits, &thread_control, &mut sink);
-            let _ = events.send(Event::Done);
-            Outcome::Search(searcher, result)
+            // Written here, not by the controller: the move goes out the moment the search
+            // ends, with no thread hand-over on the clock's critical path.
+            let offer = thread_draw_offer.load(Ordering::SeqCst);
+            // Set before the move goes out: whatever the GUI sends once it has read the move
+            // must find the search finished.
+            thread_finished.store(true, Ordering::SeqCst);
+            out.line(&bestmove_text(dialect, &root, &allowed, &result, offer));
+            let _ = events.send(Event::Done(id));
+            Outcome::Search(searcher)
         });
         self.running = Some(Running {
+            id,
+            finished,
             control,
             handle,
-            infinite: args.infinite,
-            root: Some(root),
-            draw_offer: args.draw,
-            allowed,
+            draw_offer,
         });
     }
+}
 
-    fn limits(&self, args: &GoArgs, root: &Position, allowed: &[Move], legal: usize) -> Limits {
-        let ucci_scale = |v: u64| {
-            if self.options.usemillisec {
-                v
-            } else {
-                v.saturating_mul(1000)
-            }
-        };
-        let red = root.side_to_move() == crate::board::Color::Red;
-        let clock = if let Some(t) = args.time {
-            Some(Clock {
-                time: ucci_scale(t),
-                inc: args.increment.map(ucci_scale).unwrap_or(0),
-                movestogo: args.movestogo.map(|m| m.min(u32::MAX as u64) as u32),
-            })
-        } else {
-            let (t, i) = if red {
-                (args.wtime, args.winc)
-            } else {
-                (args.btime, args.binc)
-            };
-            t.map(|time| Clock {
-                time,
-                inc: i.unwrap_or(0),
-                movestogo: args.movestogo.map(|m| m.min(u32::MAX as u64) as u32),
-            })
-        };
-        let to_u32 = |v: u64| v.min(u32::MAX as u64) as u32;
-        Limits {
-            depth: args.depth.map(|d| to_u32(d).max(1)),
-            nodes: args.nodes,
-            movetime: args.movetime,
-            mate: args.mate.map(to_u32),
-            clock,
-            infinite: args.infinite,
-            move_overhead: self.options.move_overhead.max(0) as u64,
-            root_moves: if allowed.len() == legal {
-                Vec::new()
-            } else {
-                allowed.to_vec()
-            },
+/// The terminal line when the side to move has no legal move.
+fn no_move_text(dialect: Dialect) -> String {
+    match dialect {
+        Dialect::Uci => "info depth 0 score mate 0\nbestmove (none)".to_string(),
+        Dialect::Ucci => "nobestmove".to_string(),
+    }
+}
+
+/// The terminal line of a search from `root`: its best move if legal (else the first allowed
+/// move), the expected reply, and UCCI's `draw` when a draw was offered and we stand worse.
+fn bestmove_text(
+    dialect: Dialect,
+    root: &Position,
+    allowed: &[Move],
+    result: &SearchResult,
+    draw_offer: bool,
+) -> String {
+    let best = result
+        .best
+        .filter(|&m| root.is_legal(m))
+        .or_else(|| allowed.first().copied())
+        .or_else(|| root.legal_moves().iter().next());
+    let Some(best) = best else {
+        return no_move_text(dialect);
+    };
+    let mut line = format!("bestmove {best}");
+    if let Some(p) = result.ponder {
+        if root.play(best).is_legal(p) {
+            line.push_str(&format!(" ponder {p}"));
         }
     }
+    if dialect == Dialect::Ucci && draw_offer && result.score <= Score::cp(-50) {
+        line.push_str(" draw");
+    }
+    line
 }
 
 /// UCCI `pophash` for `pos`: the hash move and the stored bound, if any.
@@ -600,11 +637,20 @@ fn pophash(s: &Searcher, pos: &Position) -> String {
     line
 }
 
+/// Why a `position` (or `probe`) could not be set up: its FEN or one of its moves.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum PositionError {
+    #[error(transparent)]
+    Fen(#[from] crate::board::FenError),
+    #[error(transparent)]
+    Moves(#[from] crate::board::GameError),
+}
+
 /// Builds a game from a position spec, all or nothing.
-fn build_game(spec: &PositionSpec) -> Result<Game, String> {
+fn build_game(spec: &PositionSpec) -> Result<Game, PositionError> {
     let start = match &spec.fen {
         None => Position::startpos(),
-        Some(f) => f.parse::<Position>().map_err(|e| e.to_string())?,
+        Some(f) => f.parse::<Position>()?,
     };
-    Game::from_moves(start, &spec.moves).map_err(|e| e.to_string())
+    Ok(Game::from_moves(start, &spec.moves)?)
 }

@@ -7,6 +7,7 @@
 
 pub mod command;
 pub mod engine;
+pub mod limits;
 pub mod options;
 pub mod output;
 
@@ -14,6 +15,7 @@ use engine::{Controller, Event};
 use output::Out;
 use std::io::{BufRead, IsTerminal};
 use std::sync::mpsc::{self, Sender};
+use std::time::Instant;
 
 /// The two dialects, chosen by the handshake; the engine's protocol loop and the match runner
 /// (which talks to engines of either kind) share this type.
@@ -73,7 +75,7 @@ pub fn read_lines(mut input: impl BufRead, tx: Sender<Event>) {
             if too_long {
                 let _ = tx.send(Event::TooLong);
             } else if !buf.is_empty() {
-                let _ = tx.send(Event::Line(decode(&buf)));
+                let _ = tx.send(Event::Line(decode(&buf), Instant::now()));
             }
             let _ = tx.send(Event::Eof);
             return;
@@ -95,7 +97,7 @@ pub fn read_lines(mut input: impl BufRead, tx: Sender<Event>) {
             let event = if too_long {
                 Event::TooLong
             } else {
-                Event::Line(decode(&buf))
+                Event::Line(decode(&buf), Instant::now())
             };
             if tx.send(event).is_err() {
                 return;

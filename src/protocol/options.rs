@@ -139,28 +139,59 @@ fn check(value: &str) -> Option<bool> {
     }
 }
 
+/// Why a `setoption` was refused; `Display` is the `info string` text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    /// A spin option's value is not an integer in its range.
+    #[error("bad value for {name}: expected an integer from {min} to {max}")]
+    NotInRange {
+        /// The option's name as given.
+        name: String,
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// A check option's value is not a boolean word.
+    #[error("bad value for {name}: expected true or false")]
+    NotBoolean {
+        /// The option's name as given.
+        name: String,
+    },
+    /// An option this engine does not have (reported in UCI only).
+    #[error("unknown option {name}")]
+    Unknown {
+        /// The option's name as given.
+        name: String,
+    },
+}
+
 impl Options {
-    /// Applies `setoption`. `Err` carries the `info string` text (`None`: stay silent).
+    /// Applies `setoption`. An unknown option is an error in UCI; in UCCI it is passed over
+    /// without a word, like the ignored ones.
     pub fn set(
         &mut self,
         dialect: Dialect,
         name: &str,
         value: &str,
-    ) -> Result<Effect, Option<String>> {
+    ) -> Result<Effect, OptionError> {
         let key = normalise(name);
         let shown = super::command::echo(name);
-        let spin = |min: i64, max: i64, zero_default: Option<i64>| -> Result<i64, Option<String>> {
+        let spin = |min: i64, max: i64, zero_default: Option<i64>| -> Result<i64, OptionError> {
             match value.trim().parse::<i64>() {
                 Ok(0) if zero_default.is_some() => Ok(zero_default.unwrap_or(0)),
                 Ok(v) if (min..=max).contains(&v) => Ok(v),
-                _ => Err(Some(format!(
-                    "bad value for {shown}: expected an integer from {min} to {max}"
-                ))),
+                _ => Err(OptionError::NotInRange {
+                    name: shown.clone(),
+                    min,
+                    max,
+                }),
             }
         };
         let boolean = || {
-            check(value)
-                .ok_or_else(|| Some(format!("bad value for {shown}: expected true or false")))
+            check(value).ok_or_else(|| OptionError::NotBoolean {
+                name: shown.clone(),
+            })
         };
         match key.as_str() {
             "hash" | "hashsize" => {
@@ -197,9 +228,32 @@ impl Options {
             }
             k if IGNORED.contains(&k) => Ok(Effect::None),
             _ => match dialect {
-                Dialect::Uci => Err(Some(format!("unknown option {shown}"))),
-                Dialect::Ucci => Err(None),
+                Dialect::Uci => Err(OptionError::Unknown { name: shown }),
+                Dialect::Ucci => Ok(Effect::None),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_name_the_option() {
+        let mut o = Options::default();
+        let e = o.set(Dialect::Uci, "Hash", "lots").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("bad value for Hash: expected an integer from 1 to {MAX_HASH_MB}")
+        );
+        let e = o.set(Dialect::Uci, "Ponder", "maybe").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bad value for Ponder: expected true or false"
+        );
+        let e = o.set(Dialect::Uci, "Nonsense", "1").unwrap_err();
+        assert_eq!(e.to_string(), "unknown option Nonsense");
+        assert_eq!(o.set(Dialect::Ucci, "nonsense", "1"), Ok(Effect::None));
     }
 }

@@ -52,10 +52,15 @@ impl Control {
     /// New flags; the clock starts now. `pondering`: a `go ponder` search (no time limit and the
     /// result is held until `ponderhit` or `stop`).
     pub fn new(pondering: bool) -> Control {
+        Control::started_at(pondering, Instant::now())
+    }
+
+    /// New flags with the clock running since `start` (when the `go` was read).
+    pub fn started_at(pondering: bool, start: Instant) -> Control {
         Control {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
-            start: Instant::now(),
+            start,
             clock_origin_ms: AtomicU64::new(0),
         }
     }

@@ -180,16 +180,22 @@ impl Searcher {
             .len()
             .saturating_sub(positions.last().map_or(0, |p| p.halfmove_clock() as usize) + 1);
         let mut window = 0u16;
+        let moves = game.moves();
         for (i, p) in positions[start..].iter().enumerate() {
             if i > 0 {
                 window = window.saturating_add(1);
             }
+            // The move played from here, kept for judging chases in a cycle through history.
+            let moved = moves.get(start + i).map(|&m| {
+                let piece = p.piece_at(m.from()).map_or(0, |pc| pc.index());
+                (piece, m)
+            });
             self.stack.push(Frame {
                 key: p.key(),
                 in_check: p.in_check(),
                 window,
                 eval: Score::DRAW,
-                moved: None,
+                moved,
             });
         }
         self.root = self.stack.len() - 1;

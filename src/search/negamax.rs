@@ -1,5 +1,7 @@
 //! The tree search: principal-variation alpha-beta and quiescence, with the rules of the game
-//! (repetition verdicts, 60-move rule, bare material) applied at every non-root node.
+//! (repetition verdicts with perpetual check and chase, 60-move rule, bare material) applied at
+//! every non-root node. Rule wins and losses are in the rule band and never stored as hash
+//! values: they depend on the path.
 //!
 //! Invariant: `stack[root + ply]` describes the node at `ply` (key, in-check flag, repetition
 //! window, static evaluation) and is filled by the caller before descending.
@@ -7,6 +9,7 @@
 use super::ordering::{capture_score, is_capture, Context, Picker};
 use super::tt::{Bound, Hit};
 use super::Searcher;
+use crate::board::chase::{perpetual_chasers, unwind};
 use crate::board::{Move, PieceKind, Position};
 use crate::eval::{evaluate, VALUES};
 use crate::score::{Score, MAX_PLY};
@@ -22,7 +25,8 @@ pub struct Frame {
     pub window: u16,
     /// Static evaluation (not valid in check).
     pub eval: Score,
-    /// Move played to reach the next ply, with its piece index (for counter-moves).
+    /// Move played to reach the next ply, with its piece index (for counter-moves, and to
+    /// replay a repeated cycle when judging chases).
     pub moved: Option<(usize, Move)>,
 }
 
@@ -108,10 +112,12 @@ impl Searcher {
         }
     }
 
-    /// The rule verdict for the node at `ply`, if a repetition ends it; `Err(())` when the
-    /// position occurred before in the window without a verdict yet (its hash entry may come
-    /// from a path without that history, so it must not cut the search short).
-    fn repetition(&self, ply: usize) -> Result<Option<Score>, ()> {
+    /// The rule verdict for the node at `ply` (position `pos`), if a repetition ends it;
+    /// `Err(())` when the position occurred before in the window without a verdict yet (its
+    /// hash entry may come from a path without that history, so it must not cut the search
+    /// short). Perpetual check outranks perpetual chase; the chase is judged only when a cycle
+    /// is found and nobody checked throughout, by replaying the cycle's moves.
+    fn repetition(&self, pos: &Position, ply: usize) -> Result<Option<Score>, ()> {
         let idx = self.root + ply;
         let here = &self.stack[idx];
         let window = (here.window as usize).min(idx);
@@ -126,7 +132,8 @@ impl Searcher {
                     return Ok(Some(match (they, we) {
                         (true, false) => Score::ban_win(ply as i32),
                         (false, true) => Score::ban_loss(ply as i32),
-                        _ => Score::DRAW,
+                        (true, true) => Score::DRAW,
+                        (false, false) => self.chase_verdict(pos, ply, i),
                     }));
                 }
                 seen = true;
@@ -140,6 +147,28 @@ impl Searcher {
         }
     }
 
+    /// The chase verdict of the cycle of the last `len` plies before the node at `ply`: a rule
+    /// win if only the opponent chased one same piece with every move, a loss if only the side
+    /// to move did, else a draw.
+    #[cold]
+    fn chase_verdict(&self, pos: &Position, ply: usize, len: usize) -> Score {
+        let idx = self.root + ply;
+        let moves: Option<Vec<Move>> = self.stack[idx - len..idx]
+            .iter()
+            .map(|f| f.moved.map(|(_, m)| m))
+            .collect();
+        let Some(moves) = moves else {
+            return Score::DRAW;
+        };
+        let chasers = perpetual_chasers(&unwind(pos, &moves), &moves);
+        let us = pos.side_to_move().index();
+        match (chasers[us], chasers[1 - us]) {
+            (false, true) => Score::ban_win(ply as i32),
+            (true, false) => Score::ban_loss(ply as i32),
+            _ => Score::DRAW,
+        }
+    }
+
     #[inline]
     fn poll(&mut self) {
         self.nodes += 1;
@@ -148,7 +177,12 @@ impl Searcher {
         }
     }
 
-    /// Alpha-beta search of a non-root node.
+    /// Alpha-beta search of a non-root node, in stages: (1) entry (check extension, drop into
+    /// quiescence, node count), (2) the rules of the game, (3) mate distance pruning and the
+    /// hash probe, (4) static evaluation, (5) whole-node pruning (reverse futility, null move,
+    /// razoring), (6) the move loop (late-move and futility pruning, reductions, PVS re-search,
+    /// history updates on a cut), (7) the hash store. One function: the stages share many
+    /// locals and splitting it cost speed.
     pub(super) fn negamax(
         &mut self,
         pos: &Position,
@@ -158,6 +192,7 @@ impl Searcher {
         ply: usize,
         null_ok: bool,
     ) -> Score {
+        // (1) Entry.
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
         let idx = self.root + ply;
@@ -173,9 +208,9 @@ impl Searcher {
             return Score::DRAW;
         }
         self.seldepth = self.seldepth.max(ply as u32);
-        // Rules, in the referee's order (`board::rules`): a repetition verdict first (a
+        // (2) Rules, in the referee's order (`board::rules`): a repetition verdict first (a
         // perpetual check completed on the 120th ply still loses), then the 60-move rule.
-        let repeated = match self.repetition(ply) {
+        let repeated = match self.repetition(pos, ply) {
             Ok(Some(v)) => return v,
             Ok(None) => false,
             Err(()) => true,
@@ -193,7 +228,7 @@ impl Searcher {
         if ply >= MAX_PLY as usize - 2 {
             return self.evaluate(pos, ply);
         }
-        // Mate distance pruning.
+        // (3) Mate distance pruning, then the hash table.
         alpha = alpha.max(Score::mated_in(ply as i32));
         beta = beta.min(Score::mate_in(ply as i32 + 1));
         if alpha >= beta {
@@ -209,6 +244,7 @@ impl Searcher {
                 }
             }
         }
+        // (4) Static evaluation (none in check).
         let eval = if in_check {
             -Score::INFINITE
         } else {
@@ -220,8 +256,8 @@ impl Searcher {
         self.stack[idx].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[idx - 2].eval;
 
-        // Set when the null move showed a mate against us: quiet moves are then not pruned
-        // and reduced less.
+        // (5) Whole-node pruning. `threat` is set when the null move showed a mate against us:
+        // quiet moves are then not pruned and reduced less.
         let mut threat = false;
         if !pv_node && !in_check {
             // Reverse futility: far above beta with little depth left.
@@ -256,6 +292,7 @@ impl Searcher {
             }
         }
 
+        // (6) The move loop.
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return Score::mated_in(ply as i32);
@@ -360,6 +397,7 @@ impl Searcher {
                 n_quiets += 1;
             }
         }
+        // (7) Store: rule-band results (path-dependent) keep only the move.
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > old_alpha {

@@ -1,11 +1,18 @@
 //! Time allocation: how long one move may take, from the limits of `go`.
 //!
-//! Per the protocol document §5.7 (T own time, I increment, M moves to go, O move overhead, all
-//! ms): with M = 1 the whole of T − O; otherwise target = T / min(M or 30, 50) + 3I/4 and
-//! hard = min(5·target, T/2 + I/2, T − O). `movetime X` gives X − O for both. The search starts
-//! no new iteration past 60 % of the (instability-scaled) target and aborts at hard.
+//! T own time, I increment, M moves to go, O the user's `Move Overhead`, R = `RESERVE_MS` (all
+//! ms). Every clock first loses O + R: R covers the process's own latency on a loaded machine
+//! (waking the search thread, being scheduled, writing the move), O the GUI's or the network's.
+//! With A = T − O − R: nothing left (A = 0) means move at once (1 ms); M = 1 spends A; otherwise
+//! target = T / min(M or 30, 50) + 3I/4 and hard = min(5·target, T/2 + I/2, A), so a short clock
+//! lives on its increment. `movetime X` gives X − O − R for both. The search starts no new
+//! iteration past 60 % of the (instability-scaled) target and aborts at hard.
 
 use super::limits::Limits;
+
+/// Milliseconds kept back from every clock for the engine process's own latency, on top of the
+/// user's `Move Overhead`.
+pub const RESERVE_MS: u64 = 50;
 
 /// Milliseconds the search may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,20 +23,26 @@ pub struct Budget {
     pub hard: u64,
 }
 
+impl Budget {
+    fn fixed(ms: u64) -> Budget {
+        let ms = ms.max(1);
+        Budget {
+            target: ms,
+            hard: ms,
+        }
+    }
+}
+
 /// The budget for `limits`, or `None` when time does not limit the search.
 pub fn budget(limits: &Limits) -> Option<Budget> {
-    let o = limits.move_overhead;
+    let keep = limits.move_overhead + RESERVE_MS;
     if let Some(x) = limits.movetime {
-        let t = x.saturating_sub(o).max(1);
-        return Some(Budget { target: t, hard: t });
+        return Some(Budget::fixed(x.saturating_sub(keep)));
     }
     let c = limits.clock?;
-    let avail = c.time.saturating_sub(o).max(1);
-    if c.movestogo == Some(1) {
-        return Some(Budget {
-            target: avail,
-            hard: avail,
-        });
+    let avail = c.time.saturating_sub(keep);
+    if avail == 0 || c.movestogo == Some(1) {
+        return Some(Budget::fixed(avail));
     }
     let mtg = c.movestogo.unwrap_or(30).clamp(1, 50) as u64;
     let target = c.time / mtg + c.inc * 3 / 4;
@@ -52,13 +65,7 @@ mod tests {
             move_overhead: 10,
             ..Default::default()
         };
-        assert_eq!(
-            budget(&l),
-            Some(Budget {
-                target: 490,
-                hard: 490
-            })
-        );
+        assert_eq!(budget(&l), Some(Budget::fixed(500 - 10 - RESERVE_MS)));
         l.movetime = None;
         l.clock = Some(Clock {
             time: 1000,
@@ -75,13 +82,29 @@ mod tests {
             inc: 0,
             movestogo: Some(1),
         });
-        assert_eq!(budget(&l).unwrap().hard, 2990);
+        assert_eq!(budget(&l).unwrap().hard, 3000 - 10 - RESERVE_MS);
         l.clock = Some(Clock {
             time: 0,
             inc: 0,
             movestogo: None,
         });
-        assert!(budget(&l).unwrap().hard >= 1);
+        assert_eq!(budget(&l).unwrap(), Budget::fixed(1));
         assert_eq!(budget(&Limits::default()), None);
+    }
+
+    #[test]
+    fn a_short_clock_lives_on_its_increment() {
+        let l = Limits {
+            move_overhead: 10,
+            clock: Some(Clock {
+                time: 100,
+                inc: 10,
+                movestogo: None,
+            }),
+            ..Default::default()
+        };
+        let b = budget(&l).unwrap();
+        assert!(b.hard <= 100 - 10 - RESERVE_MS, "{b:?}");
+        assert!(b.target <= 10, "{b:?}");
     }
 }

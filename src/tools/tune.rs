@@ -11,7 +11,7 @@
 use crate::board::{Color, Game, PieceKind, Position, Square};
 use crate::eval::{counts, evaluate, Counts, VALUES, WEIGHTS};
 use crate::search::Searcher;
-use crate::tools::matchrunner::pgn;
+use crate::tools::pgn;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -192,14 +192,32 @@ fn loss(p: &[f64], k: f64, samples: &[Sample], held: bool) -> f64 {
     sum / n.max(1) as f64
 }
 
+/// Why the tuner could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum TuneError {
+    /// A PGN file cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The games hold no position to fit.
+    #[error("no quiet positions in the games")]
+    NoSamples,
+}
+
 /// Reads the games and keeps their quiet positions.
-fn load(args: &TuneArgs, out: &mut String) -> Result<Vec<Sample>, String> {
+fn load(args: &TuneArgs, out: &mut String) -> Result<Vec<Sample>, TuneError> {
     let mut searcher = Searcher::new(16);
     let mut samples = Vec::new();
     let (mut games, mut skipped) = (0, 0);
     for path in &args.pgn {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|source| TuneError::Read {
+            path: path.clone(),
+            source,
+        })?;
         // Game by game, so that one unreadable game (say, the last one of a file still being
         // written) costs only itself.
         for chunk in text.split("\n[Event ").filter(|c| !c.trim().is_empty()) {
@@ -287,11 +305,11 @@ fn golden(f: impl Fn(f64) -> f64) -> f64 {
 }
 
 /// Runs the tuner; returns the report (Rust constants and the losses).
-pub fn run(args: &TuneArgs) -> Result<String, String> {
+pub fn run(args: &TuneArgs) -> Result<String, TuneError> {
     let mut out = String::new();
     let mut samples = load(args, &mut out)?;
     if samples.is_empty() {
-        return Err("no quiet positions in the games".into());
+        return Err(TuneError::NoSamples);
     }
     // The scale that best maps the recorded scores to the results, then the blended targets.
     let scored: Vec<(f64, f64)> = samples
@@ -467,7 +485,7 @@ mod tests {
     /// A run over recorded games reads their quiet positions and lowers the fitted loss.
     #[test]
     fn tunes_recorded_games() {
-        use crate::tools::matchrunner::pgn::{write, Record};
+        use crate::tools::pgn::{write, Record};
         let mut rng = StdRng::seed_from_u64(5);
         let mut text = String::new();
         for round in 0..40 {

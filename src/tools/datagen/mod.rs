@@ -227,7 +227,7 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
         Some(p) => std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?,
         None => DEFAULT_OPENINGS.to_string(),
     };
-    let openings = Arc::new(openings::parse(&text)?);
+    let openings = Arc::new(openings::parse(&text).map_err(|e| e.to_string())?);
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

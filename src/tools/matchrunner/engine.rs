@@ -166,9 +166,17 @@ pub struct Engine {
     pub name: String,
 }
 
+/// An engine command line that cannot be split into words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommandLineError {
+    /// A quote opened and never closed; carries the command line.
+    #[error("unbalanced quote in command '{0}'")]
+    UnbalancedQuote(String),
+}
+
 /// Splits a command line into words: white space separates, single and double quotes group,
 /// a backslash escapes the next character (outside single quotes).
-pub fn split_command(s: &str) -> Result<Vec<String>, String> {
+pub fn split_command(s: &str) -> Result<Vec<String>, CommandLineError> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -201,7 +209,7 @@ pub fn split_command(s: &str) -> Result<Vec<String>, String> {
         }
     }
     if quote.is_some() {
-        return Err(format!("unbalanced quote in command '{s}'"));
+        return Err(CommandLineError::UnbalancedQuote(s.to_string()));
     }
     if in_word {
         words.push(word);
@@ -231,7 +239,7 @@ impl Engine {
     }
 
     fn spawn(spec: &EngineSpec) -> Result<Engine, EngineError> {
-        let words = split_command(&spec.command).map_err(EngineError::Spawn)?;
+        let words = split_command(&spec.command).map_err(|e| EngineError::Spawn(e.to_string()))?;
         let (program, args) = words
             .split_first()
             .ok_or_else(|| EngineError::Spawn("empty command".into()))?;
@@ -521,6 +529,10 @@ mod tests {
         );
         assert_eq!(split_command("  ").unwrap(), Vec::<String>::new());
         assert!(split_command("a 'b").is_err());
+        assert_eq!(
+            split_command("x \"y").unwrap_err().to_string(),
+            "unbalanced quote in command 'x \"y'"
+        );
     }
 
     #[test]

@@ -10,9 +10,9 @@
 
 use super::engine::{Answer, Engine, EngineError, EngineSpec, Go, Thought};
 use super::openings::Opening;
-use super::pgn::Record;
 use crate::board::rules::Outcome;
 use crate::board::{Color, Game, Move};
+use crate::tools::pgn::Record;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -37,11 +37,22 @@ pub enum Control {
     },
 }
 
+/// Why the limit per move of a match could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ControlError {
+    /// A clock spec (`--tc`) that is not `[MOVES/]BASE[+INC]`; carries the spec as given.
+    #[error("bad --tc '{0}': expected [MOVES/]BASE[+INC], seconds")]
+    Tc(String),
+    /// More than one kind of limit given.
+    #[error("give one of --depth, --nodes, --movetime, --tc")]
+    Conflict,
+}
+
 impl Control {
     /// Parses `[MOVES/]BASE[+INC]` with times in seconds (`BASE` may be `MIN:SEC`), e.g.
     /// `10+0.1`, `40/60`, `1:30+1`.
-    pub fn parse_tc(tc: &str) -> Result<Control, String> {
-        let bad = || format!("bad --tc '{tc}': expected [MOVES/]BASE[+INC], seconds");
+    pub fn parse_tc(tc: &str) -> Result<Control, ControlError> {
+        let bad = || ControlError::Tc(tc.to_string());
         let (moves, rest) = match tc.split_once('/') {
             Some((m, r)) => (
                 Some(
@@ -56,7 +67,7 @@ impl Control {
             None => (None, tc),
         };
         let (b, i) = rest.split_once('+').unwrap_or((rest, "0"));
-        let secs = |s: &str| -> Result<f64, String> {
+        let secs = |s: &str| -> Result<f64, ControlError> {
             let s = s.trim();
             let v = match s.split_once(':') {
                 Some((m, sec)) => {
@@ -354,6 +365,22 @@ mod tests {
             Some("40/60".into())
         );
         assert_eq!(Control::Depth(3).pgn_time_control(), None);
+    }
+
+    #[test]
+    fn bad_clock_specs_are_named() {
+        for bad in ["", "1+x", "a:30", "40/", "1e9"] {
+            assert_eq!(
+                Control::parse_tc(bad).map_err(|e| e.to_string()),
+                Err(format!(
+                    "bad --tc '{bad}': expected [MOVES/]BASE[+INC], seconds"
+                ))
+            );
+        }
+        assert_eq!(
+            ControlError::Conflict.to_string(),
+            "give one of --depth, --nodes, --movetime, --tc"
+        );
     }
 
     #[test]

@@ -12,12 +12,13 @@
 pub mod engine;
 pub mod game;
 pub mod openings;
-pub mod pgn;
 pub mod stats;
 
-pub use game::{Control, Setup};
-pub use openings::{parse as parse_openings, Opening, DEFAULT_OPENINGS};
+pub use game::{Control, ControlError, Setup};
+pub use openings::{parse as parse_openings, Opening, OpeningsError, DEFAULT_OPENINGS};
+pub use stats::SprtError;
 
+use crate::tools::pgn;
 use engine::{Dialect, Engine, EngineError, EngineSpec};
 use game::{Engines, Finished};
 use stats::{fmt_elo, Decision, Sprt, Tally};
@@ -109,21 +110,65 @@ pub struct MatchArgs {
     pub claim: u16,
 }
 
-fn parse_dialect(s: &str) -> Result<Option<Dialect>, String> {
+/// Why a match could not be set up or run; `Display` is the message before exit code 2.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// A `--dialect1`/`--dialect2` value other than auto, uci or ucci.
+    #[error("bad dialect '{0}': auto, uci or ucci")]
+    Dialect(String),
+    /// An `--option1`/`--option2` value with an empty name.
+    #[error("bad option '{0}': expected NAME=VALUE or NAME")]
+    Option(String),
+    /// The limit per move (`--depth`, `--nodes`, `--movetime`, `--tc`).
+    #[error(transparent)]
+    Control(#[from] ControlError),
+    /// The `--sprt` spec.
+    #[error(transparent)]
+    Sprt(#[from] SprtError),
+    /// The openings.
+    #[error(transparent)]
+    Openings(#[from] OpeningsError),
+    /// The openings file cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file as given.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The PGN file cannot be created.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file as given.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// An engine command that cannot be started.
+    #[error("engine {engine}: {why}")]
+    Spawn {
+        /// 1 or 2.
+        engine: usize,
+        /// Why, as the process launcher said.
+        why: String,
+    },
+}
+
+fn parse_dialect(s: &str) -> Result<Option<Dialect>, MatchError> {
     match s.to_ascii_lowercase().as_str() {
         "auto" => Ok(None),
         "uci" => Ok(Some(Dialect::Uci)),
         "ucci" => Ok(Some(Dialect::Ucci)),
-        _ => Err(format!("bad dialect '{s}': auto, uci or ucci")),
+        _ => Err(MatchError::Dialect(s.to_string())),
     }
 }
 
-fn parse_options(v: &[String]) -> Result<Vec<(String, String)>, String> {
+fn parse_options(v: &[String]) -> Result<Vec<(String, String)>, MatchError> {
     v.iter()
         .map(|o| {
             let (k, v) = o.split_once('=').unwrap_or((o.as_str(), ""));
             if k.trim().is_empty() {
-                Err(format!("bad option '{o}': expected NAME=VALUE or NAME"))
+                Err(MatchError::Option(o.clone()))
             } else {
                 Ok((k.trim().to_string(), v.trim().to_string()))
             }
@@ -131,19 +176,19 @@ fn parse_options(v: &[String]) -> Result<Vec<(String, String)>, String> {
         .collect()
 }
 
-fn control(args: &MatchArgs) -> Result<Control, String> {
+fn control(args: &MatchArgs) -> Result<Control, ControlError> {
     match (args.depth, args.nodes, args.movetime, &args.tc) {
         (Some(d), None, None, None) => Ok(Control::Depth(d.max(1))),
         (None, Some(n), None, None) => Ok(Control::Nodes(n.max(1))),
         (None, None, Some(t), None) => Ok(Control::MoveTime(t.max(1))),
         (None, None, None, Some(tc)) => Control::parse_tc(tc),
         (None, None, None, None) => Ok(Control::Depth(4)),
-        _ => Err("give one of --depth, --nodes, --movetime, --tc".into()),
+        _ => Err(ControlError::Conflict),
     }
 }
 
 /// Builds the match set-up from the arguments (engines default to this program).
-pub fn setup(args: &MatchArgs) -> Result<Setup, String> {
+pub fn setup(args: &MatchArgs) -> Result<Setup, MatchError> {
     let me = std::env::current_exe()
         .map(|p| p.to_string_lossy().into_owned())
         .map(|p| {
@@ -159,7 +204,7 @@ pub fn setup(args: &MatchArgs) -> Result<Setup, String> {
                 dir: &Option<String>,
                 d: &str,
                 o: &[String]| {
-        Ok::<_, String>(EngineSpec {
+        Ok::<_, MatchError>(EngineSpec {
             command: cmd.clone().unwrap_or_else(|| me.clone()),
             dir: dir.clone(),
             dialect: parse_dialect(d)?,
@@ -168,9 +213,10 @@ pub fn setup(args: &MatchArgs) -> Result<Setup, String> {
         })
     };
     let text = match &args.openings {
-        Some(path) => {
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?
-        }
+        Some(path) => std::fs::read_to_string(path).map_err(|source| MatchError::Read {
+            path: path.clone(),
+            source,
+        })?,
         None => DEFAULT_OPENINGS.to_string(),
     };
     Ok(Setup {
@@ -221,7 +267,7 @@ fn date() -> String {
 /// Starts both engines once before the match: a command that cannot be started is an error
 /// (exit 2); an engine that fails its handshake only loses its games. Returns the engines for
 /// the first worker and the names to show.
-fn probe(setup: &Setup) -> Result<(Engines, [String; 2]), String> {
+fn probe(setup: &Setup) -> Result<(Engines, [String; 2]), MatchError> {
     let mut engines: Engines = [None, None];
     let mut names: [String; 2] = Default::default();
     for (i, spec) in setup.specs.iter().enumerate() {
@@ -239,7 +285,7 @@ fn probe(setup: &Setup) -> Result<(Engines, [String; 2]), String> {
                 engines[i] = Some(e);
             }
             Err(EngineError::Spawn(why)) => {
-                return Err(format!("engine {}: {why}", i + 1));
+                return Err(MatchError::Spawn { engine: i + 1, why });
             }
             Err(e) => eprintln!(
                 "engine {}: {e} ({}); it loses its games",
@@ -279,11 +325,16 @@ pub fn run(args: &MatchArgs) -> i32 {
     }
 }
 
-fn run_inner(args: &MatchArgs) -> Result<(), String> {
+fn run_inner(args: &MatchArgs) -> Result<(), MatchError> {
     let mut setup = setup(args)?;
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
     let mut pgn_file = match &args.pgn {
-        Some(p) => Some(std::fs::File::create(p).map_err(|e| format!("cannot write {p}: {e}"))?),
+        Some(p) => Some(
+            std::fs::File::create(p).map_err(|source| MatchError::Write {
+                path: p.clone(),
+                source,
+            })?,
+        ),
         None => None,
     };
     let (first, names) = probe(&setup)?;

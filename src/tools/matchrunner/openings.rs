@@ -5,7 +5,7 @@
 //! so a game never starts from a broken line. Game `i` of a match plays opening `i / 2`
 //! (cycling), with the first engine Red in even games: each opening is played with both colours.
 
-use crate::board::{Game, Move, Position, START_FEN};
+use crate::board::{FenError, Game, GameError, Move, Position, START_FEN};
 
 /// The built-in openings: about a hundred balanced lines of common Xiangqi opening theory.
 pub const DEFAULT_OPENINGS: &str = include_str!("../../../positions/openings.txt");
@@ -38,6 +38,30 @@ impl Opening {
     }
 }
 
+/// Why an openings text was refused; a bad line is named by its 1-based number.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningsError {
+    /// A line's FEN is not a legal position.
+    #[error("openings line {line}: {error}")]
+    Fen {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with the FEN.
+        error: FenError,
+    },
+    /// A line's moves are not legal from its position.
+    #[error("openings line {line}: {error}")]
+    Moves {
+        /// 1-based line number.
+        line: usize,
+        /// The first bad move.
+        error: GameError,
+    },
+    /// No opening in the text.
+    #[error("no openings")]
+    Empty,
+}
+
 /// Parses an openings text. Each line is one of
 /// - ICCS moves from the start position: `h2e2 h9g7 h0g2` (also `H2-E2`; move numbers like
 ///   `1.` are skipped; `startpos moves …` is accepted too);
@@ -45,7 +69,7 @@ impl Opening {
 ///   as in EPD, is ignored).
 ///
 /// `#` starts a comment; blank lines are skipped. Errors name the line.
-pub fn parse(text: &str) -> Result<Vec<Opening>, String> {
+pub fn parse(text: &str) -> Result<Vec<Opening>, OpeningsError> {
     let mut out = Vec::new();
     for (n, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("");
@@ -53,16 +77,16 @@ pub fn parse(text: &str) -> Result<Vec<Opening>, String> {
         if line.is_empty() {
             continue;
         }
-        let opening = parse_line(line).map_err(|e| format!("openings line {}: {e}", n + 1))?;
-        out.push(opening);
+        out.push(parse_line(line, n + 1)?);
     }
     if out.is_empty() {
-        return Err("no openings".into());
+        return Err(OpeningsError::Empty);
     }
     Ok(out)
 }
 
-fn parse_line(line: &str) -> Result<Opening, String> {
+/// One opening line (comments cut off); `number` names it in errors.
+fn parse_line(line: &str, number: usize) -> Result<Opening, OpeningsError> {
     let (fen_text, moves_text) = match line.split_once("moves") {
         Some((f, m)) => (f.trim(), m),
         None if line.contains('/') => (line, ""),
@@ -72,14 +96,20 @@ fn parse_line(line: &str) -> Result<Opening, String> {
     let start: Position = if fen_text.is_empty() || fen_text == "startpos" {
         Position::startpos()
     } else {
-        fen_text.parse().map_err(|e| format!("{e}"))?
+        fen_text.parse().map_err(|error| OpeningsError::Fen {
+            line: number,
+            error,
+        })?
     };
     let words: Vec<String> = moves_text
         .split_whitespace()
         .filter(|w| !w.ends_with('.'))
         .map(|w| w.replace('-', "").to_ascii_lowercase())
         .collect();
-    let game = Game::from_moves(start.clone(), &words).map_err(|e| e.to_string())?;
+    let game = Game::from_moves(start.clone(), &words).map_err(|error| OpeningsError::Moves {
+        line: number,
+        error,
+    })?;
     Ok(Opening {
         fen: start.fen(),
         moves: game.moves().to_vec(),
@@ -106,8 +136,14 @@ mod tests {
         assert!(!o[4].from_startpos());
         assert!(o[4].moves.is_empty());
         assert_eq!(o[4].game().position().halfmove_clock(), 3);
-        assert!(parse("h2e2 h2e2").unwrap_err().contains("line 1"));
-        assert!(parse("\n9/9 w").unwrap_err().contains("line 2"));
-        assert!(parse("# nothing").is_err());
+        assert_eq!(
+            parse("h2e2 h2e2").unwrap_err().to_string(),
+            "openings line 1: illegal move h2e2 at ply 2"
+        );
+        assert!(parse("\n9/9 w")
+            .unwrap_err()
+            .to_string()
+            .starts_with("openings line 2: "));
+        assert_eq!(parse("# nothing"), Err(OpeningsError::Empty));
     }
 }

@@ -209,14 +209,25 @@ impl Tally {
     }
 }
 
+/// Why an SPRT spec (`--sprt`) was refused; each carries the spec as given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SprtError {
+    /// Not two or four comma-separated numbers.
+    #[error("bad --sprt '{0}': expected ELO0,ELO1[,ALPHA,BETA]")]
+    Syntax(String),
+    /// The numbers do not make a test.
+    #[error("bad --sprt '{0}': need ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5")]
+    Range(String),
+}
+
 impl Sprt {
     /// Parses `ELO0,ELO1[,ALPHA,BETA]` (alpha and beta default to 0.05).
-    pub fn parse(s: &str) -> Result<Sprt, String> {
+    pub fn parse(s: &str) -> Result<Sprt, SprtError> {
         let v: Vec<f64> = s
             .split(',')
             .map(|x| x.trim().parse::<f64>())
             .collect::<Result<_, _>>()
-            .map_err(|_| format!("bad --sprt '{s}': expected ELO0,ELO1[,ALPHA,BETA]"))?;
+            .map_err(|_| SprtError::Syntax(s.to_string()))?;
         let sprt = match v.as_slice() {
             [e0, e1] => Sprt {
                 elo0: *e0,
@@ -230,7 +241,7 @@ impl Sprt {
                 alpha: *a,
                 beta: *b,
             },
-            _ => return Err(format!("bad --sprt '{s}': expected ELO0,ELO1[,ALPHA,BETA]")),
+            _ => return Err(SprtError::Syntax(s.to_string())),
         };
         if sprt.elo0 >= sprt.elo1
             || !(0.0..0.5).contains(&sprt.alpha)
@@ -238,9 +249,7 @@ impl Sprt {
             || sprt.alpha == 0.0
             || sprt.beta == 0.0
         {
-            return Err(format!(
-                "bad --sprt '{s}': need ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5"
-            ));
+            return Err(SprtError::Range(s.to_string()));
         }
         Ok(sprt)
     }
@@ -341,5 +350,22 @@ mod tests {
         assert!(Sprt::parse("5,0").is_err());
         assert!(Sprt::parse("x").is_err());
         assert_eq!(Sprt::parse("0,5,0.1,0.2").unwrap().beta, 0.2);
+    }
+
+    #[test]
+    fn bad_sprt_specs_are_named() {
+        let syntax = "expected ELO0,ELO1[,ALPHA,BETA]";
+        let range = "need ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5";
+        for (spec, why) in [
+            ("x", syntax),
+            ("0,5,0.05", syntax),
+            ("0,,5", syntax),
+            ("5,0", range),
+            ("0,5,0,0.05", range),
+            ("0,5,0.05,0.5", range),
+        ] {
+            let e = Sprt::parse(spec).unwrap_err();
+            assert_eq!(e.to_string(), format!("bad --sprt '{spec}': {why}"));
+        }
     }
 }

@@ -1,4 +1,5 @@
-//! PGN out and in for match games: the seven standard tags (White = the Red engine), `FEN` and
+//! PGN out and in: `chariot match` writes its games with it and `chariot tune` reads them back.
+//! The writer puts the seven standard tags (White = the Red engine), `FEN` and
 //! `SetUp` when the game does not start from the start position, `Termination` with the
 //! referee's reason, moves in ICCS coordinates (`h2e2`) with the engines' score, depth and time
 //! as comments.
@@ -7,7 +8,7 @@
 //! is a file of legal games; it accepts the writer's output and the common variants (`Red` for
 //! `White`, `H2-E2` moves, move numbers glued to moves, comments, NAGs and variations skipped).
 
-use crate::board::{Color, Game, Move, Position, START_FEN};
+use crate::board::{Color, FenError, Game, Move, MoveError, Position, START_FEN};
 
 /// A finished game as recorded.
 #[derive(Clone, Debug)]
@@ -202,10 +203,33 @@ fn tokens(movetext: &str) -> Vec<String> {
     out
 }
 
+/// Why a PGN text could not be read; each names the game by its `Round` tag (`?` if none).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PgnError {
+    /// The `FEN` tag is not a legal position.
+    #[error("round {round}: bad FEN tag: {error}")]
+    Fen {
+        /// The game's `Round` tag.
+        round: String,
+        /// What is wrong with the FEN.
+        error: FenError,
+    },
+    /// A move is malformed or illegal.
+    #[error("round {round}, ply {ply}: {error}")]
+    Move {
+        /// The game's `Round` tag.
+        round: String,
+        /// 1-based ply of the move from the game's start.
+        ply: usize,
+        /// What is wrong with the move.
+        error: MoveError,
+    },
+}
+
 /// A replayed game: the game, its result token and the comment after each move.
 type Replayed = (Game, String, Vec<Option<String>>);
 
-fn replay(tags: &[(String, String)], movetext: &str) -> Result<Replayed, String> {
+fn replay(tags: &[(String, String)], movetext: &str) -> Result<Replayed, PgnError> {
     let round = tags
         .iter()
         .find(|(k, _)| k == "Round")
@@ -216,9 +240,10 @@ fn replay(tags: &[(String, String)], movetext: &str) -> Result<Replayed, String>
         .find(|(k, _)| k == "FEN")
         .map(|(_, v)| v.as_str())
         .unwrap_or(START_FEN);
-    let start: Position = fen
-        .parse()
-        .map_err(|e| format!("round {round}: bad FEN tag: {e}"))?;
+    let start: Position = fen.parse().map_err(|error| PgnError::Fen {
+        round: round.to_string(),
+        error,
+    })?;
     let mut game = Game::new(start);
     let mut result = String::new();
     let mut comments: Vec<Option<String>> = Vec::new();
@@ -249,21 +274,26 @@ fn replay(tags: &[(String, String)], movetext: &str) -> Result<Replayed, String>
         let m = game
             .position()
             .parse_move(&text)
-            .map_err(|e| format!("round {round}, ply {}: {e}", game.moves().len() + 1))?;
-        game.play(m).map_err(|e| format!("round {round}: {e}"))?;
+            .map_err(|error| PgnError::Move {
+                round: round.to_string(),
+                ply: game.moves().len() + 1,
+                error,
+            })?;
+        // `parse_move` checked the move: playing it cannot fail.
+        let _ = game.play(m);
         comments.push(None);
     }
     Ok((game, result, comments))
 }
 
 /// Reads every game of a PGN text, replaying and checking the moves.
-pub fn read(text: &str) -> Result<Vec<Parsed>, String> {
+pub fn read(text: &str) -> Result<Vec<Parsed>, PgnError> {
     let mut out = Vec::new();
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut movetext = String::new();
     let mut flush = |tags: &mut Vec<(String, String)>, movetext: &mut String| {
         if tags.is_empty() && movetext.trim().is_empty() {
-            return Ok::<(), String>(());
+            return Ok::<(), PgnError>(());
         }
         let (game, result, comments) = replay(tags, movetext)?;
         out.push(Parsed {
@@ -357,7 +387,11 @@ mod tests {
         assert_eq!(g[0].result, "*");
         assert_eq!(g[0].comments, [Some("c".to_string()), None, None]);
         let bad = "[Round \"7\"]\n\n1. h2e2 h2e2 1-0\n";
-        assert!(read(bad).unwrap_err().contains("round 7, ply 2"));
-        assert!(read("[FEN \"nonsense\"]\n\n*\n").is_err());
+        assert_eq!(
+            read(bad).unwrap_err().to_string(),
+            "round 7, ply 2: illegal move h2e2"
+        );
+        let e = read("[FEN \"nonsense\"]\n\n*\n").unwrap_err();
+        assert!(e.to_string().starts_with("round ?: bad FEN tag: "), "{e}");
     }
 }
