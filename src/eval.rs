@@ -10,6 +10,8 @@
 //! tempo bonus. The tables and `WEIGHTS` are fitted to games by `chariot tune`
 //! (`tools::tune`); the palace terms and the tempo are set by hand.
 
+pub mod nnue;
+
 use crate::board::{attacks, Bitboard, Color, PieceKind, Position, Square};
 use crate::psq;
 pub use crate::psq::VALUES;

@@ -40,6 +40,11 @@ enum Command {
     /// Fit the evaluation's tables and weights to the results of recorded games (prints Rust
     /// constants for `eval.rs`; progress on stderr with RUST_LOG=info).
     Tune(chariot::tools::tune::TuneArgs),
+    /// Self-play training data for the network (32-byte records; see the README).
+    Datagen(chariot::tools::datagen::DatagenArgs),
+    /// Train the evaluation network from `datagen` files on the CPU; writes the best epoch's
+    /// quantized network.
+    Train(chariot::tools::train::TrainArgs),
     /// Judge a game by the rules (the match referee): `judge [--fen FEN] [MOVE …]` or `judge --pgn
     /// FILE`; prints `<result> <reason> at ply <n>` or `* in progress at ply <n>`.
     Judge(chariot::tools::judge::JudgeArgs),
@@ -53,6 +58,9 @@ enum Command {
     Bench {
         /// Depth (default 8).
         depth: Option<u32>,
+        /// Evaluate with the embedded network instead of the classical evaluation.
+        #[arg(long)]
+        nnue: bool,
     },
 }
 
@@ -98,12 +106,36 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some(Command::Datagen(args)) => match chariot::tools::datagen::run(&args) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Some(Command::Train(args)) => match chariot::tools::train::run(&args) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Some(Command::Judge(args)) => ExitCode::from(chariot::tools::judge::run(&args)),
-        Some(Command::Bench { depth }) => {
+        Some(Command::Bench { depth, nnue: false }) => {
             match chariot::tools::bench::run(depth, &mut std::io::stdout()) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(_) => ExitCode::FAILURE,
             }
+        }
+        Some(Command::Bench { depth, nnue: true }) => {
+            let net = chariot::eval::nnue::default_network();
+            let depth = depth.unwrap_or(chariot::tools::bench::DEFAULT_DEPTH);
+            let (nodes, secs) = chariot::tools::bench::bench_with(depth, Some(net));
+            println!(
+                "{nodes} nodes {} nps",
+                (nodes as f64 / secs.max(1e-9)) as u64
+            );
+            ExitCode::SUCCESS
         }
         Some(Command::Perft {
             depth,

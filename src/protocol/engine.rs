@@ -18,6 +18,7 @@ use super::options::{Effect, Options};
 use super::output::{score_text, Out, ProtocolSink};
 use super::Dialect;
 use crate::board::{fen, Game, Move, Position};
+use crate::eval::nnue::Network;
 use crate::score::Score;
 use crate::search::{Bound, Control, SearchResult, Searcher};
 use std::collections::VecDeque;
@@ -85,6 +86,8 @@ pub struct Controller {
     /// `path` jobs that may still run (finished ones are dropped as new ones start).
     paths: Vec<JoinHandle<()>>,
     warned_dialect: bool,
+    /// The network `Use NNUE` evaluates with (the embedded one unless `EvalFile` loaded another).
+    network: Arc<Network>,
 }
 
 const HELP: &str = "\
@@ -121,6 +124,7 @@ impl Controller {
             at_eof: false,
             paths: Vec::new(),
             warned_dialect: false,
+            network: crate::eval::nnue::default_network(),
         }
     }
 
@@ -223,6 +227,7 @@ impl Controller {
                 log::error!("search thread panicked");
                 let mut s = Searcher::new(self.options.hash_mb as usize);
                 s.set_threads(self.options.threads as usize);
+                s.set_network(self.options.use_nnue.then(|| Arc::clone(&self.network)));
                 Outcome::Task(s)
             }
         };
@@ -307,9 +312,20 @@ impl Controller {
             },
             Command::Display => self.display(),
             Command::Eval => {
-                for l in crate::eval::breakdown(self.game.position()).lines() {
+                let pos = self.game.position();
+                for l in crate::eval::breakdown(pos).lines() {
                     self.out.line(l);
                 }
+                let v = crate::eval::nnue::accumulator::evaluate(&self.network, pos);
+                self.out.line(&format!(
+                    "classical {} network {v} (side to move; {} in use)",
+                    crate::eval::evaluate(pos),
+                    if self.options.use_nnue {
+                        "network"
+                    } else {
+                        "classical"
+                    }
+                ));
             }
             Command::Bench(depth) => self.spawn_task(move |s| {
                 let mut buf = Vec::new();
@@ -402,8 +418,32 @@ impl Controller {
                 self.with_searcher(move |s| s.set_threads(n));
             }
             Ok(Effect::ClearHash) | Ok(Effect::NewGame) => self.with_searcher(Searcher::clear),
+            Ok(Effect::LoadNetwork) => {
+                let file = self.options.eval_file.clone();
+                let loaded = if file.is_empty() {
+                    Ok(crate::eval::nnue::default_network())
+                } else {
+                    Network::load(std::path::Path::new(&file)).map(Arc::new)
+                };
+                match loaded {
+                    Ok(net) => {
+                        self.network = net;
+                        self.choose_evaluation();
+                    }
+                    Err(e) => self
+                        .out
+                        .info_string(&format!("EvalFile {file}: {e}; the network in use stays")),
+                }
+            }
+            Ok(Effect::ChooseEvaluation) => self.choose_evaluation(),
             Err(e) => self.out.info_string(&e.to_string()),
         }
+    }
+
+    /// Gives the searcher the network or the classical evaluation, per `Use NNUE`.
+    fn choose_evaluation(&mut self) {
+        let net = self.options.use_nnue.then(|| Arc::clone(&self.network));
+        self.with_searcher(move |s| s.set_network(net));
     }
 
     fn display(&self) {

@@ -126,10 +126,7 @@ mod tests {
         };
         let l = limits(&go("go movetime 1000"), Color::Red, &options, Vec::new());
         assert_eq!(l.move_overhead, 75);
-        assert_eq!(
-            budget(&l).unwrap().hard,
-            1000 - 75 - crate::search::time::RESERVE_MS
-        );
+        assert_eq!(budget(&l).unwrap().hard, 1000 - 75);
     }
 
     #[test]

@@ -35,6 +35,10 @@ pub struct Options {
     pub limit_strength: bool,
     /// `UCI_Elo`, `skill::MIN_ELO`–`skill::MAX_ELO`.
     pub elo: i64,
+    /// Evaluate with the network (true) or the classical evaluation.
+    pub use_nnue: bool,
+    /// Network file to load; empty: the embedded network.
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -50,6 +54,8 @@ impl Default for Options {
             skill_level: skill::MAX_LEVEL as i64,
             limit_strength: false,
             elo: skill::MAX_ELO as i64,
+            use_nnue: false,
+            eval_file: String::new(),
         }
     }
 }
@@ -78,6 +84,10 @@ pub enum Effect {
     ClearHash,
     /// A new game.
     NewGame,
+    /// Load `Options::eval_file` (or the embedded network when empty).
+    LoadNetwork,
+    /// Switch between the network and the classical evaluation per `Options::use_nnue`.
+    ChooseEvaluation,
 }
 
 /// The handshake block between `id` and the ok line.
@@ -117,6 +127,14 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
                     skill::MIN_ELO as i64,
                     skill::MAX_ELO as i64,
                 ),
+                UciOptionConfig::Check {
+                    name: "Use NNUE".into(),
+                    default: Some(false),
+                },
+                UciOptionConfig::String {
+                    name: "EvalFile".into(),
+                    default: Some(String::new()),
+                },
             ]
             .into_iter()
             .map(|o| UciMessage::Option(o).serialize())
@@ -130,6 +148,8 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             format!("option multipv type spin min 1 max {MAX_MULTIPV} default 1"),
             "option skilllevel type spin min 0 max 20 default 20".into(),
             "option newgame type button".into(),
+            "option usennue type check default false".into(),
+            "option evalfile type string default".into(),
         ],
     }
 }
@@ -266,6 +286,19 @@ impl Options {
             "usemillisec" => {
                 self.usemillisec = boolean()?;
                 Ok(Effect::None)
+            }
+            "usennue" => {
+                self.use_nnue = boolean()?;
+                Ok(Effect::ChooseEvaluation)
+            }
+            "evalfile" => {
+                let v = value.trim();
+                self.eval_file = if v == "<empty>" {
+                    String::new()
+                } else {
+                    v.to_string()
+                };
+                Ok(Effect::LoadNetwork)
             }
             k if IGNORED.contains(&k) => Ok(Effect::None),
             _ => match dialect {

@@ -19,6 +19,7 @@ pub use limits::{Clock, Control, Limits};
 pub use tt::Bound;
 
 use crate::board::{Game, Move, Position};
+use crate::eval::nnue::{AccumulatorStack, Network};
 use crate::score::{Score, MAX_PLY};
 use negamax::Frame;
 use ordering::Heuristics;
@@ -116,6 +117,8 @@ pub struct Searcher {
     hard_ms: Option<u64>,
     node_limit: Option<u64>,
     can_abort: bool,
+    /// The network's accumulators, one per ply from the root, when the network evaluates.
+    nnue: Option<AccumulatorStack>,
 }
 
 impl Searcher {
@@ -160,7 +163,35 @@ impl Searcher {
             hard_ms: None,
             node_limit: None,
             can_abort: false,
+            nnue: None,
         }
+    }
+
+    /// Evaluates with `net` from now on, or with the classical evaluation for `None`. The hash
+    /// table is cleared when the evaluation changes (it stores static evaluations).
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        if self.use_network(net) {
+            self.tt.clear();
+        }
+    }
+
+    /// Evaluates with `net` (or classically) without touching the shared table: a helper
+    /// thread follows the main searcher's choice this way. Returns whether it changed.
+    fn use_network(&mut self, net: Option<Arc<Network>>) -> bool {
+        let same = match (&self.nnue, &net) {
+            (Some(s), Some(n)) => Arc::ptr_eq(s.network(), n),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.nnue = net.map(|n| AccumulatorStack::new(n, PLIES + 2));
+        }
+        !same
+    }
+
+    /// The network in use, if the search evaluates with one.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.nnue.as_ref().map(|s| s.network())
     }
 
     /// Resizes the hash table (clears it).
@@ -244,6 +275,9 @@ impl Searcher {
         }
         self.root = self.stack.len() - 1;
         self.stack.resize(self.root + PLIES + 2, Frame::default());
+        if let Some(acc) = &mut self.nnue {
+            acc.refresh(0, game.position());
+        }
     }
 
     /// Nodes of every thread in this search.
@@ -347,7 +381,9 @@ impl Searcher {
         let n_lines = self.multipv.min(root_moves.len());
         let mut prev_lines: Vec<Line> = Vec::new();
         let tt = Arc::clone(&self.tt);
-        self.pool.start(game, limits, control, &tt, self.multipv);
+        let network = self.network().cloned();
+        self.pool
+            .start(game, limits, control, &tt, self.multipv, network.as_ref());
         for depth in 1..=max_depth {
             if threads::skips(self.thread_id, depth) && depth < max_depth {
                 continue;
@@ -512,6 +548,7 @@ impl Searcher {
             self.stack[idx].moved = Some((piece, m));
             let check = child.in_check();
             self.push_frame(idx, &child, check, Some(m), capture);
+            self.push_eval(1, pos, Some(m));
             let v = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
             } else {

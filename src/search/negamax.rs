@@ -66,6 +66,23 @@ fn bare(pos: &Position) -> bool {
 }
 
 impl Searcher {
+    /// The static evaluation of `pos`, the node at `ply`: the network's when one is set.
+    #[inline]
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> Score {
+        match &mut self.nnue {
+            Some(acc) => Score::cp(acc.evaluate(ply, pos)),
+            None => evaluate(pos),
+        }
+    }
+
+    /// Records for the network the move `m` (`None`: null move) from `parent` to `ply`.
+    #[inline]
+    pub(super) fn push_eval(&mut self, ply: usize, parent: &Position, m: Option<Move>) {
+        if let Some(acc) = &mut self.nnue {
+            acc.push(ply, parent, m);
+        }
+    }
+
     /// Pushes the frame of `child`, reached from the node at `idx` by `m` (or a null move).
     #[inline]
     pub(super) fn push_frame(
@@ -209,7 +226,7 @@ impl Searcher {
             return Score::DRAW;
         }
         if ply >= MAX_PLY as usize - 2 {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         // (3) Mate distance pruning, then the hash table.
         alpha = alpha.max(Score::mated_in(ply as i32));
@@ -231,7 +248,10 @@ impl Searcher {
         let eval = if in_check {
             -Score::INFINITE
         } else {
-            hit.map_or_else(|| evaluate(pos), |h| h.eval)
+            match hit {
+                Some(h) => h.eval,
+                None => self.evaluate(pos, ply),
+            }
         };
         self.stack[idx].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[idx - 2].eval;
@@ -252,6 +272,7 @@ impl Searcher {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 let child = pos.play_null();
                 self.push_frame(idx, &child, false, None, false);
+                self.push_eval(ply + 1, pos, None);
                 self.stack[idx].moved = None;
                 let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 if self.aborted {
@@ -312,6 +333,7 @@ impl Searcher {
             let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
             self.stack[idx].moved = Some((piece, m));
             self.push_frame(idx, &child, gives_check, Some(m), capture);
+            self.push_eval(ply + 1, pos, Some(m));
             let new_depth = depth - 1;
             let mut v;
             if n == 1 {
@@ -420,7 +442,11 @@ impl Searcher {
         let idx = self.root + ply;
         let in_check = self.stack[idx].in_check;
         if ply >= MAX_PLY as usize - 2 {
-            return if in_check { Score::DRAW } else { evaluate(pos) };
+            return if in_check {
+                Score::DRAW
+            } else {
+                self.evaluate(pos, ply)
+            };
         }
         let key = pos.key();
         let hit = self.tt.probe(key);
@@ -442,7 +468,10 @@ impl Searcher {
             stand = -Score::INFINITE;
             moves
         } else {
-            stand = hit.map_or_else(|| evaluate(pos), |h| h.eval);
+            stand = match hit {
+                Some(h) => h.eval,
+                None => self.evaluate(pos, ply),
+            };
             if stand >= beta {
                 return stand;
             }
@@ -465,6 +494,7 @@ impl Searcher {
             let child = pos.play(m);
             let check = child.in_check();
             self.push_frame(idx, &child, check, Some(m), is_capture(pos, m));
+            self.push_eval(ply + 1, pos, Some(m));
             let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.aborted {
                 return Score::DRAW;

@@ -11,6 +11,7 @@
 use super::tt::Table;
 use super::{Control, Limits, NullSink, Searcher};
 use crate::board::Game;
+use crate::eval::nnue::Network;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
@@ -25,6 +26,7 @@ struct Job {
     control: Arc<Control>,
     tt: Arc<Table>,
     multipv: usize,
+    network: Option<Arc<Network>>,
 }
 
 enum Message {
@@ -71,6 +73,7 @@ impl Pool {
                             Message::Search(job) => {
                                 s.tt = job.tt;
                                 s.multipv = job.multipv;
+                                s.use_network(job.network);
                                 s.search(&job.game, &job.limits, &job.control, &mut NullSink);
                             }
                             Message::Clear => s.heur.clear(),
@@ -105,6 +108,7 @@ impl Pool {
         control: &Arc<Control>,
         tt: &Arc<Table>,
         multipv: usize,
+        network: Option<&Arc<Network>>,
     ) {
         if self.workers.is_empty() {
             return;
@@ -123,6 +127,7 @@ impl Pool {
                 control: Arc::clone(control),
                 tt: Arc::clone(tt),
                 multipv,
+                network: network.cloned(),
             })));
         }
         self.searching = true;

@@ -16,6 +16,14 @@ pub const DEFAULT_DEPTH: u32 = 8;
 /// Total nodes and elapsed seconds of a bench at `depth`.
 /// Only the searches are timed, not the allocation of each position's tables.
 pub fn bench(depth: u32) -> (u64, f64) {
+    bench_with(depth, None)
+}
+
+/// As `bench`, evaluating with `net` when given (the network's own signature and speed).
+pub fn bench_with(
+    depth: u32,
+    net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
+) -> (u64, f64) {
     let mut secs = 0.0;
     let mut nodes = 0;
     for line in POSITIONS.lines() {
@@ -24,6 +32,7 @@ pub fn bench(depth: u32) -> (u64, f64) {
             continue;
         };
         let mut searcher = Searcher::new(16);
+        searcher.set_network(net.clone());
         let limits = Limits {
             depth: Some(depth),
             ..Default::default()

@@ -1,0 +1,158 @@
+//! The network's two inner loops, in AVX2 (`std::arch`, chosen at run time) and in portable
+//! Rust: updating an accumulator by rows of the feature weights, and the clipped-squared (SCReLU)
+//! dot product with the output weights.
+//!
+//! Both paths do the same integer arithmetic with wrapping 16-bit lanes and wrapping 32-bit
+//! sums, so they give identical results for every input, weights of any size included (sums
+//! modulo 2^32 do not depend on the order of the additions). Every slice handed to these
+//! functions has the same length, a multiple of `LANES`; the wrappers check it.
+
+/// Accumulator lengths are multiples of this (one AVX2 register of i16).
+pub const LANES: usize = 16;
+
+/// Whether the AVX2 path is used on this processor.
+pub fn avx2_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+fn check(len: usize, others: &[&[i16]]) {
+    assert!(
+        len.is_multiple_of(LANES),
+        "accumulator length is a multiple of {LANES}"
+    );
+    for o in others {
+        assert_eq!(o.len(), len, "rows have the accumulator's length");
+    }
+}
+
+/// `dst = src + Σ adds − Σ subs`, lane by lane (wrapping).
+#[inline]
+pub fn apply(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
+    check(dst.len(), &[src]);
+    check(dst.len(), adds);
+    check(dst.len(), subs);
+    #[cfg(target_arch = "x86_64")]
+    if avx2_available() {
+        // SAFETY: the processor has AVX2 (checked above), and every slice has `dst.len()`
+        // elements, a multiple of 16 (checked above), which is all `avx2::apply` reads or writes.
+        unsafe { avx2::apply(dst, src, adds, subs) };
+        return;
+    }
+    portable::apply(dst, src, adds, subs);
+}
+
+/// `Σ clamp(acc, 0, qa)² · w` in the wrapping integer arithmetic of the module doc.
+#[inline]
+pub fn screlu_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
+    check(acc.len(), &[w]);
+    #[cfg(target_arch = "x86_64")]
+    if avx2_available() {
+        // SAFETY: AVX2 is present, and both slices have the same length, a multiple of 16
+        // (checked above); `avx2::screlu_dot` reads exactly that many elements of each.
+        return unsafe { avx2::screlu_dot(acc, w, qa) };
+    }
+    portable::screlu_dot(acc, w, qa)
+}
+
+/// The reference path, for every processor.
+pub mod portable {
+    /// `dst = src + Σ adds − Σ subs` (wrapping i16 lanes).
+    pub fn apply(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
+        for (i, d) in dst.iter_mut().enumerate() {
+            let mut v = src[i];
+            for a in adds {
+                v = v.wrapping_add(a[i]);
+            }
+            for s in subs {
+                v = v.wrapping_sub(s[i]);
+            }
+            *d = v;
+        }
+    }
+
+    /// `Σ c · (c · w)` with `c = clamp(acc, 0, qa)`, the inner product wrapping to i16 and the
+    /// sum wrapping to i32, as the AVX2 path computes it.
+    pub fn screlu_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
+        let mut sum = 0i32;
+        for (&x, &w) in acc.iter().zip(w) {
+            let c = x.clamp(0, qa);
+            let cw = c.wrapping_mul(w);
+            sum = sum.wrapping_add(cw as i32 * c as i32);
+        }
+        sum
+    }
+}
+
+/// The AVX2 path (x86-64 only).
+#[cfg(target_arch = "x86_64")]
+pub mod avx2 {
+    use std::arch::x86_64::*;
+
+    /// `dst = src + Σ adds − Σ subs`.
+    ///
+    /// # Safety
+    /// The processor must support AVX2, and every slice must have `dst.len()` elements, a
+    /// multiple of 16.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn apply(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
+        let n = dst.len();
+        let mut i = 0;
+        while i + 16 <= n {
+            // SAFETY (all loads and stores): `i + 16 <= n` and every slice has `n` elements, so
+            // each unaligned 32-byte access stays inside its slice.
+            unsafe {
+                let mut v = _mm256_loadu_si256(src.as_ptr().add(i) as *const __m256i);
+                for a in adds {
+                    v = _mm256_add_epi16(
+                        v,
+                        _mm256_loadu_si256(a.as_ptr().add(i) as *const __m256i),
+                    );
+                }
+                for s in subs {
+                    v = _mm256_sub_epi16(
+                        v,
+                        _mm256_loadu_si256(s.as_ptr().add(i) as *const __m256i),
+                    );
+                }
+                _mm256_storeu_si256(dst.as_mut_ptr().add(i) as *mut __m256i, v);
+            }
+            i += 16;
+        }
+    }
+
+    /// `Σ clamp(acc, 0, qa)² · w`, as `portable::screlu_dot`.
+    ///
+    /// # Safety
+    /// The processor must support AVX2; `acc` and `w` must have the same length, a multiple
+    /// of 16.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn screlu_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
+        let n = acc.len();
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(qa);
+        let mut sum = _mm256_setzero_si256();
+        let mut i = 0;
+        while i + 16 <= n {
+            // SAFETY: `i + 16 <= n` and both slices have `n` elements: the loads stay inside.
+            unsafe {
+                let x = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
+                let c = _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
+                let wv = _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i);
+                let cw = _mm256_mullo_epi16(c, wv);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(cw, c));
+            }
+            i += 16;
+        }
+        let mut lanes = [0i32; 8];
+        // SAFETY: `lanes` is 32 bytes, the size of one register.
+        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum) };
+        lanes.iter().fold(0i32, |a, &b| a.wrapping_add(b))
+    }
+}

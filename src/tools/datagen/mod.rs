@@ -1,0 +1,446 @@
+//! `chariot datagen`: self-play training data for the network.
+//!
+//! Chariot plays itself at a fixed node budget per move from the built-in openings (or a file of
+//! them) plus a few random legal plies, refereed by `Game::outcome`. Every position that is not
+//! in check, whose best move is not a capture and whose score is not a mate score, is kept with
+//! the search score and the game's result (both from the side to move's view) in the 32-byte
+//! records of `record`. Games that one side wins clearly (|score| above `--adjudicate` for six
+//! plies in a row) or that stay level long after the opening are adjudicated to save time.
+//!
+//! Reproducibility: game `i` is played with its own random generator seeded from `--seed` and
+//! `i`, and fresh search tables, so it is the same game whatever thread plays it; games are
+//! written in index order. The same seed, node budget and game count give the same file on any
+//! number of threads; different seeds give shards that are simply concatenated. Ctrl-C stops
+//! the workers: games finished so far are written whole, so the file stays valid.
+
+pub mod record;
+
+use crate::board::rules::Outcome;
+use crate::board::{Color, Game, Position};
+use crate::search::{Control, Limits, NullSink, Searcher};
+use crate::tools::matchrunner::openings::{self, Opening, DEFAULT_OPENINGS};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use record::{Sample, Wdl, RECORD_BYTES};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Once};
+use std::time::Instant;
+
+/// Arguments of `chariot datagen`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct DatagenArgs {
+    /// The data file to write (created, or appended to with `--append`).
+    #[arg(long, short)]
+    pub output: PathBuf,
+    /// Node budget per move.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Stop after this many games.
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Stop once this many positions are written.
+    #[arg(long)]
+    pub positions: Option<u64>,
+    /// Seed of game 0; game `i` uses a generator seeded from the seed and `i`.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Random legal plies played after the opening line.
+    #[arg(long, default_value_t = 4)]
+    pub random_plies: usize,
+    /// Openings file (default: the built-in openings).
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Adjudicate a win once |score| exceeds this for six plies in a row (0: never).
+    #[arg(long, default_value_t = 2500)]
+    pub adjudicate: i32,
+    /// Hash table per thread, MiB.
+    #[arg(long, default_value_t = 4)]
+    pub hash: usize,
+    /// Append to the output file instead of replacing it.
+    #[arg(long)]
+    pub append: bool,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games written.
+    pub games: u64,
+    /// Positions written.
+    pub positions: u64,
+    /// Red wins, draws, Black wins among the games written.
+    pub red_draw_black: [u64; 3],
+}
+
+/// Length cap of a game in plies (opening included): a draw.
+const MAX_PLIES: usize = 400;
+/// Plies in a row beyond the adjudication score that end a game.
+const WIN_PLIES: u32 = 6;
+/// After this many plies, a game whose score stays within `DRAW_SCORE` for `DRAW_PLIES` plies
+/// is a draw.
+const DRAW_AFTER: usize = 160;
+const DRAW_SCORE: i32 = 20;
+const DRAW_PLIES: u32 = 24;
+/// Time limit of one search, far beyond what the node budget takes: it only guards against a
+/// search that would not stop by its node count.
+const SAFETY_MS: u64 = 20_000;
+/// Scores beyond this are mate or rule scores: such positions are not kept.
+const SCORE_LIMIT: i32 = 10_000;
+
+/// Raised by Ctrl-C.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static HANDLER: Once = Once::new();
+
+fn stopped(stop: &AtomicBool) -> bool {
+    stop.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed)
+}
+
+/// One finished game: its records and its result from Red's view.
+struct Played {
+    samples: Vec<Sample>,
+    red: Wdl,
+}
+
+/// The random generator of game `index`.
+fn game_rng(seed: u64, index: u64) -> StdRng {
+    // splitmix64 of the pair, so neighbouring seeds and indices do not share streams.
+    let mut z = seed
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(index)
+        .wrapping_add(0x632B_E59B_D9B4_E019);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    StdRng::seed_from_u64(z ^ (z >> 31))
+}
+
+/// The start of game `index`: an opening and random plies, not already over.
+fn start(openings: &[Opening], rng: &mut StdRng, random_plies: usize) -> Game {
+    loop {
+        let mut game = openings[rng.random_range(0..openings.len())].game();
+        for _ in 0..random_plies {
+            let moves = game.position().legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves.get(rng.random_range(0..moves.len()));
+            if game.play(m).is_err() {
+                break;
+            }
+        }
+        if game.outcome(MAX_PLIES).is_none() {
+            return game;
+        }
+    }
+}
+
+/// Plays game `index`; `None` if `stop` was raised meanwhile.
+fn play(
+    searcher: &mut Searcher,
+    openings: &[Opening],
+    args: &DatagenArgs,
+    index: u64,
+    stop: &AtomicBool,
+) -> Option<Played> {
+    let mut rng = game_rng(args.seed, index);
+    let mut game = start(openings, &mut rng, args.random_plies);
+    searcher.clear();
+    let limits = Limits {
+        nodes: Some(args.nodes.max(1)),
+        // A safety net only: a node-limited search normally takes milliseconds.
+        movetime: Some(SAFETY_MS),
+        ..Default::default()
+    };
+    let control = Arc::new(Control::new(false));
+    let mut kept: Vec<(Position, i16)> = Vec::new();
+    let (mut win_streak, mut win_sign, mut draw_streak) = (0u32, 0i32, 0u32);
+    let red = loop {
+        if stopped(stop) {
+            return None;
+        }
+        if let Some(o) = game.outcome(MAX_PLIES) {
+            break match o {
+                Outcome::Win(Color::Red, _) => Wdl::Win,
+                Outcome::Win(Color::Black, _) => Wdl::Loss,
+                Outcome::Draw(_) => Wdl::Draw,
+            };
+        }
+        let r = searcher.search(&game, &limits, &control, &mut NullSink);
+        let Some(best) = r.best else {
+            // No legal move: `outcome` would have ended the game.
+            break Wdl::Draw;
+        };
+        let pos = game.position();
+        let score = r.score.get();
+        if !pos.in_check() && pos.piece_at(best.to()).is_none() && score.abs() < SCORE_LIMIT {
+            kept.push((pos.clone(), score as i16));
+        }
+        let red_score = if pos.side_to_move() == Color::Red {
+            score
+        } else {
+            -score
+        };
+        if args.adjudicate > 0 && red_score.abs() > args.adjudicate {
+            let sign = red_score.signum();
+            win_streak = if sign == win_sign { win_streak + 1 } else { 1 };
+            win_sign = sign;
+            if win_streak >= WIN_PLIES {
+                break if sign > 0 { Wdl::Win } else { Wdl::Loss };
+            }
+        } else {
+            win_streak = 0;
+        }
+        if game.moves().len() >= DRAW_AFTER && score.abs() <= DRAW_SCORE {
+            draw_streak += 1;
+            if draw_streak >= DRAW_PLIES {
+                break Wdl::Draw;
+            }
+        } else {
+            draw_streak = 0;
+        }
+        if game.play(best).is_err() {
+            break Wdl::Draw;
+        }
+    };
+    let samples = kept
+        .iter()
+        .map(|(pos, score)| {
+            let result = if pos.side_to_move() == Color::Red {
+                red
+            } else {
+                red.flip()
+            };
+            Sample::from_position(pos, *score, result)
+        })
+        .collect();
+    Some(Played { samples, red })
+}
+
+/// Runs datagen: returns what was written, or an error message (bad openings, I/O).
+pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
+    let text = match &args.openings {
+        Some(p) => std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?,
+        None => DEFAULT_OPENINGS.to_string(),
+    };
+    let openings = Arc::new(openings::parse(&text).map_err(|e| e.to_string())?);
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(args.append)
+        .truncate(!args.append)
+        .open(&args.output)
+        .map_err(|e| format!("{}: {e}", args.output.display()))?;
+    file.write_all(&record::header())
+        .and_then(|_| file.flush())
+        .map_err(|e| format!("{}: {e}", args.output.display()))?;
+
+    let stop = Arc::new(AtomicBool::new(false));
+    HANDLER.call_once(|| {
+        // A process has one handler; if another part of the program set one, Ctrl-C simply
+        // ends the process (the file still holds whole games only: each is one write).
+        let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    });
+    let max_games = args.games.unwrap_or(u64::MAX);
+    let next = Arc::new(AtomicU64::new(0));
+    let (tx, rx) = mpsc::channel::<(u64, Option<Played>)>();
+    let mut workers = Vec::new();
+    for _ in 0..threads {
+        let (tx, next, stop, openings, args) = (
+            tx.clone(),
+            Arc::clone(&next),
+            Arc::clone(&stop),
+            Arc::clone(&openings),
+            args.clone(),
+        );
+        workers.push(std::thread::spawn(move || {
+            let mut searcher = Searcher::new(args.hash.max(1));
+            loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= max_games || stopped(&stop) {
+                    break;
+                }
+                let played = play(&mut searcher, &openings, &args, i, &stop);
+                let abandoned = played.is_none();
+                if tx.send((i, played)).is_err() || abandoned {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(tx);
+
+    let bar = progress_bar(args);
+    let started = Instant::now();
+    let mut last_log = Instant::now();
+    let mut summary = Summary::default();
+    let mut pending: BTreeMap<u64, Option<Played>> = BTreeMap::new();
+    let mut next_write = 0u64;
+    let mut buf = Vec::new();
+    let target = args.positions.unwrap_or(u64::MAX);
+    let mut io_error = None;
+    let mut write = |g: Played, summary: &mut Summary| -> Result<(), String> {
+        buf.clear();
+        for s in &g.samples {
+            buf.extend_from_slice(&s.encode());
+        }
+        file.write_all(&buf)
+            .and_then(|_| file.flush())
+            .map_err(|e| format!("{}: {e}", args.output.display()))?;
+        summary.games += 1;
+        summary.positions += g.samples.len() as u64;
+        summary.red_draw_black[2 - g.red as usize] += 1;
+        Ok(())
+    };
+    // When was the stop first seen: workers get a few seconds to finish their move.
+    let mut stop_seen: Option<Instant> = None;
+    loop {
+        match rx.recv_timeout(std::time::Duration::from_millis(200)) {
+            Ok((i, played)) => {
+                pending.insert(i, played);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        // Write games in index order, whole games at a time.
+        while let Some(entry) = pending.remove(&next_write) {
+            next_write += 1;
+            let Some(g) = entry else { continue };
+            if summary.positions >= target || io_error.is_some() {
+                continue;
+            }
+            if let Err(e) = write(g, &mut summary) {
+                io_error = Some(e);
+                stop.store(true, Ordering::SeqCst);
+                continue;
+            }
+            if summary.positions >= target {
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+        if stopped(&stop) {
+            let since = *stop_seen.get_or_insert_with(Instant::now);
+            if since.elapsed().as_secs() >= 5 {
+                break; // a worker that has not stopped by now is abandoned with its game
+            }
+        }
+        let secs = started.elapsed().as_secs_f64().max(1e-9);
+        let rate = summary.positions as f64 / secs;
+        bar.set_position(if args.positions.is_some() {
+            summary.positions
+        } else {
+            summary.games
+        });
+        bar.set_message(format!(
+            "{} games, {} positions, {rate:.0} pos/s",
+            summary.games, summary.positions
+        ));
+        if bar.is_hidden() && last_log.elapsed().as_secs() >= 60 {
+            last_log = Instant::now();
+            eprintln!(
+                "datagen: {} games, {} positions, {rate:.0} pos/s, {secs:.0} s",
+                summary.games, summary.positions
+            );
+        }
+    }
+    // Games finished after a gap (a game abandoned at the stop) are still whole: keep them.
+    for g in std::mem::take(&mut pending).into_values().flatten() {
+        if summary.positions < target && io_error.is_none() {
+            if let Err(e) = write(g, &mut summary) {
+                io_error = Some(e);
+            }
+        }
+    }
+    for w in workers {
+        if w.is_finished() {
+            let _ = w.join();
+        }
+    }
+    bar.finish_and_clear();
+    if let Some(e) = io_error {
+        return Err(e);
+    }
+    let secs = started.elapsed().as_secs_f64().max(1e-9);
+    eprintln!(
+        "datagen: {} games (Red {} / draw {} / Black {}), {} positions ({} bytes each) in {secs:.1} s, {:.0} positions/s",
+        summary.games,
+        summary.red_draw_black[0],
+        summary.red_draw_black[1],
+        summary.red_draw_black[2],
+        summary.positions,
+        RECORD_BYTES,
+        summary.positions as f64 / secs
+    );
+    Ok(summary)
+}
+
+fn progress_bar(args: &DatagenArgs) -> indicatif::ProgressBar {
+    let (len, unit) = match (args.positions, args.games) {
+        (Some(p), _) => (p, "positions"),
+        (None, Some(g)) => (g, "games"),
+        (None, None) => (0, "games"),
+    };
+    let bar = if len > 0 {
+        indicatif::ProgressBar::new(len)
+    } else {
+        indicatif::ProgressBar::no_length()
+    };
+    let template =
+        format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit} ETA {{eta}} | {{msg}}");
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_are_reproducible_and_labelled() {
+        let args = DatagenArgs {
+            output: PathBuf::new(),
+            nodes: 300,
+            threads: Some(1),
+            games: Some(1),
+            positions: None,
+            seed: 7,
+            random_plies: 4,
+            openings: None,
+            adjudicate: 800,
+            hash: 1,
+            append: false,
+        };
+        let openings = openings::parse(DEFAULT_OPENINGS).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut s1 = Searcher::new(1);
+        let a = play(&mut s1, &openings, &args, 3, &stop).unwrap();
+        // A searcher that played another game first gives the same game.
+        let mut s2 = Searcher::new(1);
+        play(&mut s2, &openings, &args, 0, &stop).unwrap();
+        let b = play(&mut s2, &openings, &args, 3, &stop).unwrap();
+        assert_eq!(a.samples, b.samples);
+        assert!(!a.samples.is_empty());
+        for s in &a.samples {
+            let pos = s.position().expect("a legal position");
+            assert!(!pos.in_check());
+            let expected = if s.side == Color::Red {
+                a.red
+            } else {
+                a.red.flip()
+            };
+            assert_eq!(s.result, expected);
+        }
+        stop.store(true, Ordering::SeqCst);
+        assert!(play(&mut s1, &openings, &args, 3, &stop).is_none());
+    }
+}

@@ -1,0 +1,274 @@
+//! `chariot train`: trains the evaluation network on the CPU from `chariot datagen` files.
+//!
+//! The model (`model`) is the engine's architecture in f32. Each position's target blends the
+//! win probability of its search score, `sigmoid(score / K)`, with the game's result
+//! (`--wdl` is the result's weight); the loss is the squared error of the predicted win
+//! probability. Adam (`optimiser`) with a cosine learning-rate schedule works through shuffled
+//! mini-batches whose gradients are computed in parallel (rayon); the last `--validation` share
+//! of each file is held out (whole games, since files hold games one after the other) and its
+//! loss reported after every epoch. Each training position also serves mirrored left to right
+//! (the rules are symmetric), which doubles the data for nothing. The quantized network of the epoch with the lowest
+//! validation loss is written to `--output`.
+
+pub mod data;
+pub mod model;
+pub mod optimiser;
+
+use data::Entry;
+use model::{Model, Scratch, CLIP};
+use optimiser::{cosine, Adam};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `chariot train`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Data files written by `chariot datagen`.
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// The network file to write (the best epoch's).
+    #[arg(long, short)]
+    pub output: PathBuf,
+    /// Hidden neurons per perspective (a multiple of 16).
+    #[arg(long, default_value_t = 256)]
+    pub hidden: usize,
+    /// Output buckets by piece count.
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
+    /// Passes over the training data.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Positions per mini-batch.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Initial learning rate (cosine decay to `--lr-floor` of it).
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Final learning rate as a share of the initial one.
+    #[arg(long, default_value_t = 0.05)]
+    pub lr_floor: f32,
+    /// Weight of the game result in the target (the rest: the search score's win probability).
+    #[arg(long, default_value_t = 0.25)]
+    pub wdl: f32,
+    /// Score scale K of sigmoid(score / K), centipawns.
+    #[arg(long, default_value_t = 400.0)]
+    pub k: f32,
+    /// Held-out share of each file (its last positions).
+    #[arg(long, default_value_t = 0.05)]
+    pub validation: f64,
+    /// Seed of the initial weights and of the shuffles.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Do not add the left-right mirror image of each training position.
+    #[arg(long)]
+    pub no_mirror: bool,
+    /// No progress bar or per-epoch lines on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// One epoch's numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Epoch {
+    /// Mean training loss over the epoch.
+    pub train: f64,
+    /// Validation loss after the epoch.
+    pub validation: f64,
+    /// Seconds the epoch took.
+    pub seconds: f64,
+}
+
+/// What a training run did.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Training and validation positions.
+    pub positions: (usize, usize),
+    /// Validation loss of the initial weights.
+    pub initial_validation: f64,
+    /// Validation loss of the classical evaluation read as the network's output would be.
+    pub classical_validation: f64,
+    /// Every epoch.
+    pub epochs: Vec<Epoch>,
+    /// 1-based epoch written to the output (0: none improved on the initial weights, which
+    /// were written).
+    pub best: usize,
+}
+
+/// Mean loss of `model` over `entries` (parallel).
+pub fn loss(model: &Model, entries: &[Entry], k: f32, wdl: f32) -> f64 {
+    if entries.is_empty() {
+        return 0.0;
+    }
+    let scale = model::SCALE as f32 / k;
+    let total: f64 = entries
+        .par_chunks(4096)
+        .map(|chunk| {
+            let mut s = Scratch::new(model.hidden);
+            chunk
+                .iter()
+                .map(|e| {
+                    let y = model.forward(e.us(), e.them(), e.len as usize, &mut s);
+                    let p = 1.0 / (1.0 + (-y * scale).exp());
+                    let d = (p - e.target(k, wdl)) as f64;
+                    d * d
+                })
+                .sum::<f64>()
+        })
+        .sum();
+    total / entries.len() as f64
+}
+
+/// Trains on already loaded data; `save` receives the model of every new best epoch.
+pub fn train(
+    args: &TrainArgs,
+    mut split: data::Split,
+    mut save: impl FnMut(&Model) -> Result<(), String>,
+) -> Result<Report, String> {
+    if split.train.is_empty() {
+        return Err("no training positions".into());
+    }
+    if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.buckets == 0 || args.buckets > 16
+    {
+        return Err("--hidden must be a positive multiple of 16 and --buckets 1 to 16".into());
+    }
+    let validation = std::mem::take(&mut split.validation);
+    let mut entries = std::mem::take(&mut split.train);
+    let mut model = Model::new(args.hidden, args.buckets, args.seed);
+    let mut adam = Adam::new(model.params.len());
+    let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed ^ 0x5EED);
+    let batch = args.batch.max(1);
+    let batches = entries.len().div_ceil(batch);
+    let (k, wdl) = (args.k, args.wdl);
+    let initial = loss(&model, &validation, k, wdl);
+    let classical = validation
+        .iter()
+        .zip(&split.classical)
+        .map(|(e, &v)| {
+            let p = 1.0 / (1.0 + (-(v as f64) / k as f64).exp());
+            let d = p - e.target(k, wdl) as f64;
+            d * d
+        })
+        .sum::<f64>()
+        / validation.len().max(1) as f64;
+    let mut report = Report {
+        positions: (entries.len(), validation.len()),
+        initial_validation: initial,
+        classical_validation: classical,
+        ..Default::default()
+    };
+    save(&model)?;
+    let mut best = if validation.is_empty() {
+        f64::INFINITY
+    } else {
+        initial
+    };
+    let threads = rayon::current_num_threads().max(1);
+    if !args.quiet {
+        eprintln!(
+            "train: {} positions, {} held out, H = {}, {} bucket(s), {} epochs of {batches} batches; validation loss: initial {initial:.6}, classical evaluation {classical:.6}",
+            entries.len(),
+            validation.len(),
+            args.hidden,
+            args.buckets,
+            args.epochs
+        );
+    }
+    for epoch in 0..args.epochs {
+        let started = Instant::now();
+        entries.shuffle(&mut rng);
+        let bar = if args.quiet {
+            indicatif::ProgressBar::hidden()
+        } else {
+            indicatif::ProgressBar::new(batches as u64)
+        };
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "epoch {msg} [{bar:30}] {pos}/{len} batches, ETA {eta}",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message(format!("{}/{}", epoch + 1, args.epochs));
+        let mut total = 0.0f64;
+        for (b, chunk) in entries.chunks(batch).enumerate() {
+            let progress = (epoch * batches + b) as f32 / (args.epochs * batches) as f32;
+            let lr = cosine(args.lr, args.lr_floor, progress);
+            let per = chunk.len().div_ceil(threads);
+            let (grad, sum) = chunk
+                .par_chunks(per.max(1))
+                .map(|part| {
+                    let mut grad = vec![0.0f32; model.params.len()];
+                    let mut s = Scratch::new(model.hidden);
+                    let l: f64 = part
+                        .iter()
+                        .map(|e| model.backward(e, k, wdl, &mut s, &mut grad) as f64)
+                        .sum();
+                    (grad, l)
+                })
+                .reduce_with(|(mut g1, l1), (g2, l2)| {
+                    for (a, b) in g1.iter_mut().zip(&g2) {
+                        *a += b;
+                    }
+                    (g1, l1 + l2)
+                })
+                .unwrap_or_default();
+            total += sum;
+            let n = chunk.len() as f32;
+            let grad: Vec<f32> = grad.into_iter().map(|g| g / n).collect();
+            let clipped = model.clipped();
+            adam.step(&mut model.params, &grad, lr, clipped, CLIP);
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+        let v = loss(&model, &validation, k, wdl);
+        let e = Epoch {
+            train: total / entries.len() as f64,
+            validation: v,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        let improved = v < best || validation.is_empty();
+        if !args.quiet {
+            eprintln!(
+                "epoch {}/{}: train loss {:.6}, validation loss {:.6}{}, {:.1} s",
+                epoch + 1,
+                args.epochs,
+                e.train,
+                e.validation,
+                if improved { " (best, saved)" } else { "" },
+                e.seconds
+            );
+        }
+        if improved {
+            best = v;
+            report.best = epoch + 1;
+            save(&model)?;
+        }
+        report.epochs.push(e);
+    }
+    Ok(report)
+}
+
+/// Runs `chariot train`: loads the data, trains, writes the best network.
+pub fn run(args: &TrainArgs) -> Result<Report, String> {
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| e.to_string())?;
+    pool.install(|| {
+        let split = data::load(&args.data, args.validation, !args.no_mirror)?;
+        let output = args.output.clone();
+        train(args, split, |m| {
+            let net = m.quantize().map_err(|e| e.to_string())?;
+            std::fs::write(&output, net.to_bytes())
+                .map_err(|e| format!("{}: {e}", output.display()))
+        })
+    })
+}

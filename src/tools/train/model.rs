@@ -1,0 +1,204 @@
+//! The network in floating point, as the trainer sees it: the same architecture as
+//! `eval::nnue::network` (1260 → H per perspective, SCReLU, side to move first, output buckets
+//! by piece count), one flat parameter vector, forward and backward passes for one entry, and
+//! quantization into the engine's format.
+//!
+//! Output unit: one unit is `SCALE` centipawns, so with `K = SCALE` the predicted win
+//! probability is `sigmoid(y)`.
+
+use super::data::Entry;
+use crate::board::{Color, Position};
+use crate::eval::nnue::features::{active, INPUTS};
+use crate::eval::nnue::network::{bucket, Network, NetworkError};
+use rand::{Rng, SeedableRng};
+
+/// Feature transformer scale of the quantized network.
+pub const QA: i16 = 255;
+/// Output layer scale of the quantized network.
+pub const QB: i16 = 64;
+/// Centipawns per unit of network output.
+pub const SCALE: i16 = 400;
+/// Weights are kept within ±CLIP so that they quantize into i16 without overflow
+/// (`CLIP · QB < 128`: the products `clamp(a) · w` then fit in i16).
+pub const CLIP: f32 = 1.98;
+
+/// A floating-point network.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// Hidden neurons per perspective.
+    pub hidden: usize,
+    /// Output buckets.
+    pub buckets: usize,
+    /// All parameters: feature weights `[INPUTS][H]`, feature biases `[H]`, output weights
+    /// `[B][2H]`, output biases `[B]`.
+    pub params: Vec<f32>,
+}
+
+/// Scratch space of one forward pass, reused for the backward pass.
+pub struct Scratch {
+    us: Vec<f32>,
+    them: Vec<f32>,
+    delta: Vec<f32>,
+}
+
+impl Scratch {
+    /// Scratch for a model of `hidden` neurons.
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch {
+            us: vec![0.0; hidden],
+            them: vec![0.0; hidden],
+            delta: vec![0.0; hidden],
+        }
+    }
+}
+
+#[inline(always)]
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+impl Model {
+    /// A model with seeded random initial weights.
+    pub fn new(hidden: usize, buckets: usize, seed: u64) -> Model {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut m = Model {
+            hidden,
+            buckets,
+            params: vec![0.0; INPUTS * hidden + hidden + buckets * 2 * hidden + buckets],
+        };
+        let ft = INPUTS * hidden;
+        for w in &mut m.params[..ft] {
+            *w = rng.random_range(-0.1..0.1);
+        }
+        for b in &mut m.params[ft..ft + hidden] {
+            *b = rng.random_range(0.0..0.2);
+        }
+        let a = 1.0 / ((2 * hidden) as f32).sqrt();
+        let out = m.out_offset();
+        for w in &mut m.params[out..out + buckets * 2 * hidden] {
+            *w = rng.random_range(-a..a);
+        }
+        m
+    }
+
+    fn bias_offset(&self) -> usize {
+        INPUTS * self.hidden
+    }
+
+    fn out_offset(&self) -> usize {
+        INPUTS * self.hidden + self.hidden
+    }
+
+    fn out_bias_offset(&self) -> usize {
+        self.out_offset() + self.buckets * 2 * self.hidden
+    }
+
+    /// Number of parameters below which weights are clipped to ±`CLIP` (all but the output
+    /// biases).
+    pub fn clipped(&self) -> usize {
+        self.out_bias_offset()
+    }
+
+    /// The network output for `e` (units of `SCALE` centipawns); fills `s`.
+    pub fn forward(&self, us: &[u16], them: &[u16], pieces: usize, s: &mut Scratch) -> f32 {
+        let h = self.hidden;
+        let bias = &self.params[self.bias_offset()..self.bias_offset() + h];
+        for (acc, feats) in [(&mut s.us, us), (&mut s.them, them)] {
+            acc.copy_from_slice(bias);
+            for &f in feats {
+                let row = &self.params[f as usize * h..(f as usize + 1) * h];
+                for (a, &w) in acc.iter_mut().zip(row) {
+                    *a += w;
+                }
+            }
+        }
+        let b = bucket(pieces, self.buckets);
+        let w = &self.params[self.out_offset() + b * 2 * h..self.out_offset() + (b + 1) * 2 * h];
+        let mut y = self.params[self.out_bias_offset() + b];
+        for (i, &a) in s.us.iter().enumerate() {
+            y += screlu(a) * w[i];
+        }
+        for (i, &a) in s.them.iter().enumerate() {
+            y += screlu(a) * w[h + i];
+        }
+        y
+    }
+
+    /// Squared error of entry `e` against its target; adds the gradient of that error to
+    /// `grad` (the parameters' layout).
+    pub fn backward(&self, e: &Entry, k: f32, wdl: f32, s: &mut Scratch, grad: &mut [f32]) -> f32 {
+        let h = self.hidden;
+        let y = self.forward(e.us(), e.them(), e.len as usize, s);
+        let scale = SCALE as f32 / k;
+        let p = 1.0 / (1.0 + (-y * scale).exp());
+        let t = e.target(k, wdl);
+        let g = 2.0 * (p - t) * p * (1.0 - p) * scale;
+        let b = bucket(e.len as usize, self.buckets);
+        let out = self.out_offset() + b * 2 * h;
+        grad[self.out_bias_offset() + b] += g;
+        let bias = self.bias_offset();
+        let Scratch { us, them, delta } = s;
+        for (half, (acc, feats)) in [(&*us, e.us()), (&*them, e.them())].into_iter().enumerate() {
+            let w = &self.params[out + half * h..out + (half + 1) * h];
+            let gw = &mut grad[out + half * h..out + (half + 1) * h];
+            for i in 0..h {
+                let a = acc[i];
+                gw[i] += g * screlu(a);
+                delta[i] = if a > 0.0 && a < 1.0 {
+                    g * w[i] * 2.0 * a
+                } else {
+                    0.0
+                };
+            }
+            for (gb, &d) in grad[bias..bias + h].iter_mut().zip(delta.iter()) {
+                *gb += d;
+            }
+            for &f in feats {
+                let row = &mut grad[f as usize * h..(f as usize + 1) * h];
+                for (gr, &d) in row.iter_mut().zip(delta.iter()) {
+                    *gr += d;
+                }
+            }
+        }
+        (p - t) * (p - t)
+    }
+
+    /// The float evaluation of `pos` in centipawns from the side to move's view.
+    pub fn evaluate(&self, pos: &Position) -> f32 {
+        let us_side = pos.side_to_move();
+        let them_side: Color = !us_side;
+        let us: Vec<u16> = active(pos, us_side).map(|i| i as u16).collect();
+        let them: Vec<u16> = active(pos, them_side).map(|i| i as u16).collect();
+        let mut s = Scratch::new(self.hidden);
+        self.forward(&us, &them, us.len(), &mut s) * SCALE as f32
+    }
+
+    /// The quantized network (weights rounded to QA and QB units).
+    pub fn quantize(&self) -> Result<Network, NetworkError> {
+        let q16 = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+        let (qa, qb) = (QA as f32, QB as f32);
+        let p = &self.params;
+        Network::from_parts(
+            self.hidden,
+            self.buckets,
+            (QA, QB, SCALE),
+            p[..self.bias_offset()]
+                .iter()
+                .map(|&x| q16(x, qa))
+                .collect(),
+            p[self.bias_offset()..self.out_offset()]
+                .iter()
+                .map(|&x| q16(x, qa))
+                .collect(),
+            p[self.out_offset()..self.out_bias_offset()]
+                .iter()
+                .map(|&x| q16(x, qb))
+                .collect(),
+            p[self.out_bias_offset()..]
+                .iter()
+                .map(|&x| (x * qa * qb).round() as i32)
+                .collect(),
+        )
+    }
+}

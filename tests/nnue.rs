@@ -1,0 +1,421 @@
+//! The learned evaluation: quantized against float, incremental against refresh, AVX2 against
+//! portable, bad network files, the data format, and a tiny datagen → train run.
+
+use chariot::board::{Move, Position};
+use chariot::eval::nnue::accumulator::{self, AccumulatorStack};
+use chariot::eval::nnue::network::{Network, NetworkError};
+use chariot::eval::nnue::{default_network, simd};
+use chariot::tools::datagen::{self, record, DatagenArgs};
+use chariot::tools::train::{self, model::Model, TrainArgs};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("chariot-nnue-{}-{name}", std::process::id()))
+}
+
+/// Positions along seeded random games (captures and king moves come up on their own).
+fn random_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::startpos();
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves.get(rng.random_range(0..moves.len())));
+            out.push(pos.clone());
+        }
+    }
+    out
+}
+
+#[test]
+fn quantized_evaluation_matches_the_float_forward_pass() {
+    for (hidden, buckets, seed) in [(32, 1, 1), (64, 3, 2)] {
+        let model = Model::new(hidden, buckets, seed);
+        let net = Arc::new(model.quantize().expect("a valid shape"));
+        let mut worst = 0.0f32;
+        let mut total = 0.0f32;
+        let positions = random_positions(seed, 8, 60);
+        for pos in &positions {
+            let q = accumulator::evaluate(&net, pos) as f32;
+            let f = model.evaluate(pos);
+            worst = worst.max((q - f).abs());
+            total += (q - f).abs();
+        }
+        let mean = total / positions.len() as f32;
+        // Rounding: weights to 1/255 and 1/64, the division by QA, the final truncation.
+        assert!(
+            mean < 3.0 && worst < 12.0,
+            "H {hidden}: mean {mean} worst {worst}"
+        );
+    }
+}
+
+#[test]
+fn incremental_accumulators_equal_a_refresh() {
+    let net = default_network();
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut stack = AccumulatorStack::new(Arc::clone(&net), 64);
+    let mut fresh = AccumulatorStack::new(Arc::clone(&net), 1);
+    let (mut captures, mut kings, mut nulls) = (0, 0, 0);
+    for _ in 0..40 {
+        // A search-like walk: down from the root, back up to a random ply, down again.
+        let mut path = vec![Position::startpos()];
+        stack.refresh(0, &path[0]);
+        for _ in 0..6 {
+            for _ in 0..rng.random_range(1..12) {
+                let pos = path.last().unwrap().clone();
+                let ply = path.len();
+                if ply >= stack.plies() {
+                    break;
+                }
+                let moves = pos.legal_moves();
+                let (child, m): (Position, Option<Move>) =
+                    if !pos.in_check() && rng.random_range(0..8) == 0 {
+                        nulls += 1;
+                        (pos.play_null(), None)
+                    } else if moves.is_empty() {
+                        break;
+                    } else {
+                        let m = moves.get(rng.random_range(0..moves.len()));
+                        captures += pos.piece_at(m.to()).is_some() as u32;
+                        kings += (pos.king(pos.side_to_move()) == m.from()) as u32;
+                        (pos.play(m), Some(m))
+                    };
+                stack.push(ply, &pos, m);
+                path.push(child);
+                // Lazy: evaluate only now and then, so several deltas apply at once.
+                if rng.random_range(0..3) == 0 {
+                    let at = path.last().unwrap();
+                    fresh.refresh(0, at);
+                    assert_eq!(stack.accumulators(ply), fresh.accumulators(0));
+                    assert_eq!(stack.evaluate(ply, at), accumulator::evaluate(&net, at));
+                }
+            }
+            let keep = rng.random_range(1..=path.len());
+            path.truncate(keep);
+        }
+    }
+    assert!(
+        captures > 10 && kings > 10 && nulls > 10,
+        "{captures} {kings} {nulls}"
+    );
+}
+
+#[test]
+fn avx2_and_portable_paths_agree_exactly() {
+    let mut rng = StdRng::seed_from_u64(5);
+    for round in 0..200 {
+        let n = 16 * rng.random_range(1..20);
+        // Small values, and now and then the extremes (wrapping behaviour must match too).
+        let mut v = |_| -> Vec<i16> {
+            (0..n)
+                .map(|_| {
+                    if round % 4 == 0 {
+                        rng.random::<i16>()
+                    } else {
+                        rng.random_range(-600..600)
+                    }
+                })
+                .collect()
+        };
+        let (src, a, s1, s2, w) = (v(0), v(1), v(2), v(3), v(4));
+        let mut d1 = vec![0i16; n];
+        let mut d2 = vec![0i16; n];
+        simd::apply(&mut d1, &src, &[&a], &[&s1, &s2]);
+        simd::portable::apply(&mut d2, &src, &[&a], &[&s1, &s2]);
+        assert_eq!(d1, d2);
+        for qa in [255i16, 127, i16::MAX] {
+            assert_eq!(
+                simd::screlu_dot(&src, &w, qa),
+                simd::portable::screlu_dot(&src, &w, qa)
+            );
+        }
+        #[cfg(target_arch = "x86_64")]
+        if simd::avx2_available() {
+            let mut d3 = vec![0i16; n];
+            // SAFETY: AVX2 is present and all slices have n elements, a multiple of 16.
+            unsafe { simd::avx2::apply(&mut d3, &src, &[&a], &[&s1, &s2]) };
+            assert_eq!(d3, d2);
+            // SAFETY: as above.
+            let x = unsafe { simd::avx2::screlu_dot(&src, &w, 255) };
+            assert_eq!(x, simd::portable::screlu_dot(&src, &w, 255));
+        }
+    }
+}
+
+#[test]
+fn bad_network_files_are_refused_with_their_message() {
+    let good = Model::new(16, 2, 3).quantize().unwrap().to_bytes();
+    assert!(Network::from_bytes(&good).is_ok());
+    let missing = Network::load(&temp("does-not-exist.nnue")).unwrap_err();
+    assert!(matches!(missing, NetworkError::Io(_)));
+    assert!(missing.to_string().contains("cannot read"));
+
+    let cut = Network::from_bytes(&good[..good.len() - 3]).unwrap_err();
+    assert!(matches!(cut, NetworkError::Truncated { .. }), "{cut}");
+    assert!(cut.to_string().contains("truncated"));
+    assert!(matches!(
+        Network::from_bytes(&good[..20]),
+        Err(NetworkError::Truncated { .. })
+    ));
+
+    let mut other = good.clone();
+    other[16..20].copy_from_slice(&24u32.to_le_bytes()); // H = 24: not a multiple of 16
+    let e = Network::from_bytes(&other).unwrap_err();
+    assert!(matches!(e, NetworkError::Architecture { .. }), "{e}");
+    assert!(e.to_string().contains("architecture"));
+    let mut other = good.clone();
+    other[12..16].copy_from_slice(&768u32.to_le_bytes()); // a chess network's inputs
+    assert!(matches!(
+        Network::from_bytes(&other),
+        Err(NetworkError::Architecture { inputs: 768, .. })
+    ));
+
+    let mut corrupt = good.clone();
+    let last = corrupt.len() - 100;
+    corrupt[last] ^= 1;
+    let e = Network::from_bytes(&corrupt).unwrap_err();
+    assert_eq!(e, NetworkError::Checksum);
+    assert!(e.to_string().contains("checksum"));
+    let mut longer = good.clone();
+    longer.push(0);
+    assert_eq!(Network::from_bytes(&longer), Err(NetworkError::Checksum));
+
+    let mut magic = good.clone();
+    magic[0] = b'X';
+    assert_eq!(Network::from_bytes(&magic), Err(NetworkError::Magic));
+    let mut version = good.clone();
+    version[8] = 9;
+    assert_eq!(Network::from_bytes(&version), Err(NetworkError::Version(9)));
+
+    // No prefix and no garbage panics.
+    for n in (0..good.len()).step_by(331) {
+        assert!(Network::from_bytes(&good[..n]).is_err());
+    }
+    let mut rng = StdRng::seed_from_u64(9);
+    for _ in 0..50 {
+        let mut g = good.clone();
+        for _ in 0..4 {
+            let i = rng.random_range(0..64);
+            g[i] = rng.random();
+        }
+        let _ = Network::from_bytes(&g);
+    }
+    // The embedded network is valid and evaluates the start position near zero.
+    let v = accumulator::evaluate(&default_network(), &Position::startpos());
+    assert!(v.abs() < 200, "{v}");
+}
+
+#[test]
+fn datagen_then_train_lowers_the_validation_loss() {
+    let data = temp("tiny.bin");
+    let args = DatagenArgs {
+        output: data.clone(),
+        nodes: 400,
+        threads: Some(2),
+        games: Some(8),
+        positions: None,
+        seed: 3,
+        random_plies: 4,
+        openings: None,
+        adjudicate: 1000,
+        hash: 1,
+        append: false,
+    };
+    let summary = datagen::run(&args).expect("datagen runs");
+    assert_eq!(summary.games, 8);
+    let bytes = std::fs::read(&data).unwrap();
+    let samples = record::decode_all(&bytes).expect("a valid data file");
+    assert_eq!(samples.len() as u64, summary.positions);
+    assert_eq!(bytes.len(), 32 * (samples.len() + 1)); // one header block
+    for s in &samples {
+        let pos = s.position().expect("legal positions");
+        assert!(!pos.in_check());
+        let again = record::Sample::decode(&s.encode()).unwrap().unwrap();
+        assert_eq!(&again, s);
+    }
+    // Appending a shard from another seed: a concatenation that still reads.
+    let shard = DatagenArgs {
+        seed: 4,
+        games: Some(2),
+        append: true,
+        ..args.clone()
+    };
+    let more = datagen::run(&shard).unwrap();
+    let all = record::decode_all(&std::fs::read(&data).unwrap()).unwrap();
+    assert_eq!(all.len() as u64, summary.positions + more.positions);
+
+    let net = temp("tiny.nnue");
+    let targs = TrainArgs {
+        data: vec![data.clone()],
+        output: net.clone(),
+        hidden: 32,
+        buckets: 1,
+        epochs: 8,
+        batch: 128,
+        lr: 0.003,
+        lr_floor: 0.1,
+        wdl: 0.25,
+        k: 400.0,
+        validation: 0.2,
+        seed: 1,
+        threads: Some(2),
+        no_mirror: false,
+        quiet: true,
+    };
+    let report = train::run(&targs).expect("training runs");
+    let last = report.epochs.last().unwrap().validation;
+    assert!(
+        last < report.initial_validation,
+        "validation loss {} -> {last}",
+        report.initial_validation
+    );
+    assert!(report.best > 0);
+    let loaded = Network::load(&net).expect("the trained network loads");
+    assert_eq!(loaded.hidden(), 32);
+    let _ = std::fs::remove_file(&data);
+    let _ = std::fs::remove_file(&net);
+}
+
+#[test]
+fn the_search_evaluates_with_the_network_and_switches_back() {
+    use chariot::board::Game;
+    use chariot::search::{Control, Limits, NullSink, Searcher};
+    use chariot::tools::bench;
+    let net = default_network();
+    let mut s = Searcher::new(4);
+    let limits = Limits {
+        depth: Some(5),
+        ..Default::default()
+    };
+    for pos in random_positions(21, 3, 30).iter().step_by(7) {
+        let game = Game::new(pos.clone());
+        s.set_network(Some(Arc::clone(&net)));
+        assert!(s.network().is_some());
+        let control = Arc::new(Control::new(false));
+        let r = s.search(&game, &limits, &control, &mut NullSink);
+        if let Some(m) = r.best {
+            assert!(pos.is_legal(m));
+        }
+        s.set_network(None);
+        assert!(s.network().is_none());
+    }
+    // The classical search is untouched by a network having been used; the network's differs.
+    assert_eq!(bench::bench_with(3, None).0, bench::bench(3).0);
+    assert_ne!(bench::bench_with(3, Some(net)).0, bench::bench(3).0);
+}
+
+#[test]
+fn engine_options_load_networks_or_keep_the_old_one() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let good = Model::new(16, 1, 4).quantize().unwrap().to_bytes();
+    let dir = temp("files");
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.display().to_string()
+    };
+    let truncated = write("truncated.nnue", &good[..good.len() / 2]);
+    let mut bad = good.clone();
+    let n = bad.len();
+    bad[n - 10] ^= 0x40;
+    let corrupt = write("corrupt.nnue", &bad);
+    let mut other = good.clone();
+    other[12..16].copy_from_slice(&700u32.to_le_bytes());
+    let other = write("other.nnue", &other);
+    let fine = write("fine.nnue", &good);
+    let script = format!(
+        "uci\nsetoption name Use NNUE value true\nsetoption name EvalFile value {}\n\
+         setoption name EvalFile value {truncated}\nsetoption name EvalFile value {corrupt}\n\
+         setoption name EvalFile value {other}\neval\nsetoption name EvalFile value {fine}\neval\n\
+         setoption name EvalFile value\neval\nposition startpos moves h2e2\ngo depth 3\nisready\n",
+        dir.join("missing.nnue").display()
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("option name Use NNUE type check default false"));
+    assert!(text.contains("option name EvalFile type string"));
+    let infos: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("info string EvalFile"))
+        .collect();
+    assert_eq!(infos.len(), 4, "{text}");
+    for (line, word) in infos
+        .iter()
+        .zip(["cannot read", "truncated", "checksum", "architecture"])
+    {
+        assert!(line.contains(word) && line.contains("stays"), "{line}");
+    }
+    let evals: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("classical "))
+        .collect();
+    assert_eq!(evals.len(), 3, "{text}");
+    // Refused files kept the embedded network; the good file changed it; empty brought it back.
+    assert_eq!(evals[0], evals[2]);
+    assert_ne!(evals[0], evals[1]);
+    assert!(evals[0].contains("network in use"));
+    assert!(text.lines().any(|l| l.starts_with("bestmove ")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_leaves_a_valid_data_file() {
+    use std::process::{Command, Stdio};
+    let data = temp("interrupted.bin");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args([
+            "datagen",
+            "--nodes",
+            "300",
+            "--threads",
+            "2",
+            "--games",
+            "100000",
+            "-o",
+        ])
+        .arg(&data)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Let a few games finish, then interrupt as a terminal would.
+    let start = std::time::Instant::now();
+    while std::fs::metadata(&data).map_or(0, |m| m.len()) < 32 * 200
+        && start.elapsed().as_secs() < 60
+    {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    let bytes = std::fs::read(&data).unwrap();
+    let samples = record::decode_all(&bytes).expect("whole records only");
+    assert!(samples.len() >= 200, "{}", samples.len());
+    let _ = std::fs::remove_file(&data);
+}
