@@ -190,32 +190,39 @@ impl Position {
     }
 }
 
+/// The placement field of a FEN (ranks 9 down to 0, digits for empty runs) of the board that
+/// `piece_at` describes.
+pub fn placement(piece_at: impl Fn(Square) -> Option<Piece>) -> String {
+    let mut s = String::with_capacity(90);
+    for rank in (0..10u8).rev() {
+        let mut empty = 0;
+        for file in 0..9u8 {
+            let sq = Square::new(file, rank).expect("on board");
+            match piece_at(sq) {
+                Some(p) => {
+                    if empty > 0 {
+                        s.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    s.push(p.fen_char());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            s.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s
+}
+
 impl fmt::Display for Position {
     /// Writes the FEN.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::with_capacity(90);
-        for rank in (0..10u8).rev() {
-            let mut empty = 0;
-            for file in 0..9u8 {
-                let sq = Square::new(file, rank).expect("on board");
-                match self.piece_at(sq) {
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        s.push(p.fen_char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let s = placement(|sq| self.piece_at(sq));
         let side = if self.side_to_move() == Color::Red {
             'w'
         } else {

@@ -18,7 +18,7 @@
 //! neither a header of a known version nor a valid record. Invariant: a record decodes to at most
 //! 32 pieces with one king a side, so every decoded sample has 2..=32 pieces.
 
-use crate::board::{Color, Piece, PieceKind, Position, Square};
+use crate::board::{fen, Color, Piece, PieceKind, Position, Square};
 use std::fmt;
 
 /// Bytes per record (and per header block).
@@ -151,28 +151,7 @@ impl Sample {
         for (p, sq) in self.iter() {
             board[sq.index()] = Some(p);
         }
-        let mut fen = String::new();
-        for rank in (0..10).rev() {
-            let mut empty = 0;
-            for file in 0..9 {
-                match board[rank * 9 + file] {
-                    Some(p) => {
-                        if empty > 0 {
-                            fen.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        fen.push(p.fen_char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        let mut fen = fen::placement(|sq| board[sq.index()]);
         fen.push_str(match self.side {
             Color::Red => " w",
             Color::Black => " b",
