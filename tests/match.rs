@@ -335,3 +335,43 @@ fn default_openings_are_legal_and_about_a_hundred() {
             .expect("legal openings");
     assert!((95..=110).contains(&o.len()), "{}", o.len());
 }
+
+/// Engine 1's points out of the games of a match's `W/D/L: w/d/l` line.
+fn points(stdout: &str) -> (f64, u32) {
+    let wdl = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("W/D/L: "))
+        .expect("W/D/L line");
+    let n: Vec<u32> = wdl
+        .split('/')
+        .map(|x| x.trim().parse().expect("count"))
+        .collect();
+    (n[0] as f64 + n[1] as f64 / 2.0, n.iter().sum())
+}
+
+/// The weaker settings in short node-limited matches: full strength wins nearly every game
+/// against the lowest setting, and a middle setting beats the lowest (monotonic).
+#[test]
+fn weaker_settings_lose_in_order() {
+    let play = |option1: &str, option2: &str| {
+        let (stdout, stderr) = run_match(&[
+            "--games",
+            "10",
+            "--nodes",
+            "20000",
+            "--concurrency",
+            "2",
+            "--option1",
+            option1,
+            "--option2",
+            option2,
+        ]);
+        let (p, n) = points(&stdout);
+        assert_eq!(n, 10, "{stdout}\n{stderr}");
+        (p, stdout)
+    };
+    let (full, text) = play("Skill Level=20", "Skill Level=0");
+    assert!(full >= 9.0, "full strength against level 0: {text}");
+    let (middle, text) = play("Skill Level=10", "Skill Level=0");
+    assert!(middle > 5.0, "level 10 against level 0: {text}");
+}
