@@ -58,9 +58,9 @@ enum Command {
     Bench {
         /// Depth (default 8).
         depth: Option<u32>,
-        /// Evaluate with the embedded network instead of the classical evaluation.
+        /// Evaluate with the classical evaluation instead of the embedded network.
         #[arg(long)]
-        nnue: bool,
+        classical: bool,
     },
 }
 
@@ -121,21 +121,12 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Judge(args)) => ExitCode::from(chariot::tools::judge::run(&args)),
-        Some(Command::Bench { depth, nnue: false }) => {
-            match chariot::tools::bench::run(depth, &mut std::io::stdout()) {
+        Some(Command::Bench { depth, classical }) => {
+            let net = (!classical).then(chariot::eval::nnue::default_network);
+            match chariot::tools::bench::run(depth, net, &mut std::io::stdout()) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(_) => ExitCode::FAILURE,
             }
-        }
-        Some(Command::Bench { depth, nnue: true }) => {
-            let net = chariot::eval::nnue::default_network();
-            let depth = depth.unwrap_or(chariot::tools::bench::DEFAULT_DEPTH);
-            let (nodes, secs) = chariot::tools::bench::bench_with(depth, Some(net));
-            println!(
-                "{nodes} nodes {} nps",
-                (nodes as f64 / secs.max(1e-9)) as u64
-            );
-            ExitCode::SUCCESS
         }
         Some(Command::Perft {
             depth,

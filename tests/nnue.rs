@@ -228,6 +228,8 @@ fn datagen_then_train_lowers_the_validation_loss() {
         adjudicate: 1000,
         hash: 1,
         append: false,
+        nnue: false,
+        eval_file: None,
     };
     let summary = datagen::run(&args).expect("datagen runs");
     assert_eq!(summary.games, 8);
@@ -241,11 +243,13 @@ fn datagen_then_train_lowers_the_validation_loss() {
         let again = record::Sample::decode(&s.encode()).unwrap().unwrap();
         assert_eq!(&again, s);
     }
-    // Appending a shard from another seed: a concatenation that still reads.
+    // Appending a shard from another seed, played by the network engine: a concatenation
+    // that still reads.
     let shard = DatagenArgs {
         seed: 4,
         games: Some(2),
         append: true,
+        nnue: true,
         ..args.clone()
     };
     let more = datagen::run(&shard).unwrap();
@@ -354,7 +358,7 @@ fn engine_options_load_networks_or_keep_the_old_one() {
         .unwrap();
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("option name Use NNUE type check default false"));
+    assert!(text.contains("option name Use NNUE type check default true"));
     assert!(text.contains("option name EvalFile type string"));
     let infos: Vec<&str> = text
         .lines()

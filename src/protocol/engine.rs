@@ -327,11 +327,15 @@ impl Controller {
                     }
                 ));
             }
-            Command::Bench(depth) => self.spawn_task(move |s| {
-                let mut buf = Vec::new();
-                let _ = crate::tools::bench::run(depth, &mut buf);
-                (s, buf)
-            }),
+            Command::Bench(depth) => {
+                // With the evaluation in use (the signature is the default one's).
+                let net = self.options.use_nnue.then(|| Arc::clone(&self.network));
+                self.spawn_task(move |s| {
+                    let mut buf = Vec::new();
+                    let _ = crate::tools::bench::run(depth, net, &mut buf);
+                    (s, buf)
+                })
+            }
             Command::Path(args) => self.path(args),
             Command::Help => {
                 for l in HELP.lines() {

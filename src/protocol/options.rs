@@ -54,7 +54,7 @@ impl Default for Options {
             skill_level: skill::MAX_LEVEL as i64,
             limit_strength: false,
             elo: skill::MAX_ELO as i64,
-            use_nnue: false,
+            use_nnue: true,
             eval_file: String::new(),
         }
     }
@@ -129,7 +129,7 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
                 ),
                 UciOptionConfig::Check {
                     name: "Use NNUE".into(),
-                    default: Some(false),
+                    default: Some(true),
                 },
                 UciOptionConfig::String {
                     name: "EvalFile".into(),
@@ -148,7 +148,7 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             format!("option multipv type spin min 1 max {MAX_MULTIPV} default 1"),
             "option skilllevel type spin min 0 max 20 default 20".into(),
             "option newgame type button".into(),
-            "option usennue type check default false".into(),
+            "option usennue type check default true".into(),
             "option evalfile type string default".into(),
         ],
     }

@@ -1,7 +1,8 @@
 //! `bench`: a fixed-depth search over the positions of `positions/bench.epd`.
 //!
 //! The node total is the search's signature: it changes only when search behaviour changes.
-//! Each position is searched with fresh tables (16 MiB hash, one thread, no clock).
+//! Each position is searched with fresh tables (16 MiB hash, one thread, no clock), with the
+//! default evaluation (the embedded network) unless another is asked for.
 
 use crate::board::{Game, Position};
 use crate::search::{Control, Limits, NullSink, Searcher};
@@ -13,13 +14,13 @@ pub const POSITIONS: &str = include_str!("../../positions/bench.epd");
 /// Default bench depth.
 pub const DEFAULT_DEPTH: u32 = 8;
 
-/// Total nodes and elapsed seconds of a bench at `depth`.
-/// Only the searches are timed, not the allocation of each position's tables.
+/// Total nodes and elapsed seconds of a bench at `depth` with the default evaluation (the
+/// embedded network). Only the searches are timed, not the allocation of each position's tables.
 pub fn bench(depth: u32) -> (u64, f64) {
-    bench_with(depth, None)
+    bench_with(depth, Some(crate::eval::nnue::default_network()))
 }
 
-/// As `bench`, evaluating with `net` when given (the network's own signature and speed).
+/// As `bench`, evaluating with `net`, or classically when `None`.
 pub fn bench_with(
     depth: u32,
     net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
@@ -50,9 +51,14 @@ pub fn bench_with(
     (nodes, secs)
 }
 
-/// Runs the bench and writes its last line: `<nodes> nodes <nps> nps`.
-pub fn run(depth: Option<u32>, out: &mut dyn std::io::Write) -> std::io::Result<u64> {
-    let (nodes, secs) = bench(depth.unwrap_or(DEFAULT_DEPTH));
+/// Runs the bench with `net` (`None`: the classical evaluation) and writes its last line:
+/// `<nodes> nodes <nps> nps`.
+pub fn run(
+    depth: Option<u32>,
+    net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<u64> {
+    let (nodes, secs) = bench_with(depth.unwrap_or(DEFAULT_DEPTH), net);
     let nps = (nodes as f64 / secs.max(1e-9)) as u64;
     writeln!(out, "{nodes} nodes {nps} nps")?;
     out.flush()?;

@@ -65,6 +65,12 @@ pub struct DatagenArgs {
     /// Append to the output file instead of replacing it.
     #[arg(long)]
     pub append: bool,
+    /// Play with the embedded network instead of the classical evaluation.
+    #[arg(long)]
+    pub nnue: bool,
+    /// Play with this network file (implies `--nnue`).
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
 }
 
 /// What a run produced.
@@ -228,6 +234,16 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
         None => DEFAULT_OPENINGS.to_string(),
     };
     let openings = Arc::new(openings::parse(&text).map_err(|e| e.to_string())?);
+    let network = match (&args.eval_file, args.nnue) {
+        (Some(p), _) => {
+            let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let net = crate::eval::nnue::Network::from_bytes(&bytes)
+                .map_err(|e| format!("{}: {e}", p.display()))?;
+            Some(Arc::new(net))
+        }
+        (None, true) => Some(crate::eval::nnue::default_network()),
+        (None, false) => None,
+    };
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -254,15 +270,17 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
     let (tx, rx) = mpsc::channel::<(u64, Option<Played>)>();
     let mut workers = Vec::new();
     for _ in 0..threads {
-        let (tx, next, stop, openings, args) = (
+        let (tx, next, stop, openings, args, network) = (
             tx.clone(),
             Arc::clone(&next),
             Arc::clone(&stop),
             Arc::clone(&openings),
             args.clone(),
+            network.clone(),
         );
         workers.push(std::thread::spawn(move || {
             let mut searcher = Searcher::new(args.hash.max(1));
+            searcher.set_network(network);
             loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 if i >= max_games || stopped(&stop) {
@@ -419,6 +437,8 @@ mod tests {
             adjudicate: 800,
             hash: 1,
             append: false,
+            nnue: false,
+            eval_file: None,
         };
         let openings = openings::parse(DEFAULT_OPENINGS).unwrap();
         let stop = AtomicBool::new(false);
