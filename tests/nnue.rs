@@ -243,18 +243,29 @@ fn datagen_then_train_lowers_the_validation_loss() {
         let again = record::Sample::decode(&s.encode()).unwrap().unwrap();
         assert_eq!(&again, s);
     }
-    // Appending a shard from another seed, played by the network engine: a concatenation
-    // that still reads.
+    // Appending a shard from another seed: a concatenation that still reads.
     let shard = DatagenArgs {
         seed: 4,
         games: Some(2),
         append: true,
-        nnue: true,
         ..args.clone()
     };
     let more = datagen::run(&shard).unwrap();
     let all = record::decode_all(&std::fs::read(&data).unwrap()).unwrap();
     assert_eq!(all.len() as u64, summary.positions + more.positions);
+    // The network engine plays too (`--nnue`), into a file of its own.
+    let by_net = temp("by-net.bin");
+    let net_run = DatagenArgs {
+        output: by_net.clone(),
+        games: Some(1),
+        nnue: true,
+        ..args.clone()
+    };
+    let played = datagen::run(&net_run).expect("datagen with the network runs");
+    let samples = record::decode_all(&std::fs::read(&by_net).unwrap()).unwrap();
+    assert_eq!((played.games, samples.len() as u64), (1, played.positions));
+    assert!(played.positions > 0);
+    let _ = std::fs::remove_file(&by_net);
 
     let net = temp("tiny.nnue");
     let targs = TrainArgs {
@@ -311,9 +322,9 @@ fn the_search_evaluates_with_the_network_and_switches_back() {
         s.set_network(None);
         assert!(s.network().is_none());
     }
-    // The classical search is untouched by a network having been used; the network's differs.
-    assert_eq!(bench::bench_with(3, None).0, bench::bench(3).0);
-    assert_ne!(bench::bench_with(3, Some(net)).0, bench::bench(3).0);
+    // The default bench is the embedded network's; the classical search differs from it.
+    assert_eq!(bench::bench_with(3, Some(net)).0, bench::bench(3).0);
+    assert_ne!(bench::bench_with(3, None).0, bench::bench(3).0);
 }
 
 #[test]
