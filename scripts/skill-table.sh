@@ -5,12 +5,17 @@
 #   scripts/skill-table.sh                                    # against full strength only
 #   OPPONENT=../eleeye/eleeye OPPONENT_OPTION=usebook=false scripts/skill-table.sh
 #
-# Environment: LEVELS (default "0 5 10 15"), GAMES per match (20), TC (2+0.02), CONCURRENCY (2).
+# Environment: LEVELS (default "0 5 10 15"), GAMES per match (20), TC (2+0.02), CONCURRENCY (2),
+# CHARIOT (a built engine to measure instead of building this checkout).
 # Prints one Markdown table row per level: W/D/L and Elo (95 %) from the weaker side's view.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
-bin="$PWD/${CARGO_TARGET_DIR:-target}/release/chariot"
+if [ -n "${CHARIOT:-}" ]; then
+  bin=$(cd "$(dirname "$CHARIOT")" && pwd)/$(basename "$CHARIOT")
+else
+  cargo build --release --quiet
+  bin="$PWD/${CARGO_TARGET_DIR:-target}/release/chariot"
+fi
 levels=${LEVELS:-0 5 10 15}
 common=(--games "${GAMES:-20}" --tc "${TC:-2+0.02}" --concurrency "${CONCURRENCY:-2}")
 
