@@ -1,8 +1,11 @@
 //! MultiPV: N distinct legal first moves per iteration in score order, fewer lines when there
 //! are fewer root moves (few legal moves, `searchmoves`), and the best move is line 1.
 
+mod common;
+
 use chariot::board::{Game, Move, Position};
 use chariot::search::{Control, Info, InfoSink, Limits, Searcher};
+use common::depth;
 use std::sync::Arc;
 
 #[derive(Default)]
@@ -45,13 +48,6 @@ fn run(fen: &str, multipv: usize, threads: usize, limits: Limits) -> (Vec<Info>,
 }
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
-
-fn depth(d: u32) -> Limits {
-    Limits {
-        depth: Some(d),
-        ..Default::default()
-    }
-}
 
 #[test]
 fn n_lines_in_order_with_one_and_two_threads() {

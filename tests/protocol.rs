@@ -87,6 +87,19 @@ impl Engine {
         self.until(secs, |l| l.starts_with("bestmove") || l == "nobestmove")
     }
 
+    /// Sends `stop` and returns the lines up to the best move, which must come within 50 ms.
+    fn stop_within_50ms(&mut self) -> Vec<String> {
+        let t = Instant::now();
+        self.send("stop");
+        let out = self.bestmove(2.0);
+        assert!(
+            t.elapsed() <= Duration::from_millis(50),
+            "stop took {:?}",
+            t.elapsed()
+        );
+        out
+    }
+
     fn ready(&mut self) -> Vec<String> {
         self.send("isready");
         self.until(10.0, |l| l == "readyok")
@@ -281,14 +294,7 @@ fn movetime_infinite_stop_and_isready_during_search() {
         "readyok during search"
     );
     std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    e.send("stop");
-    let out = e.bestmove(2.0);
-    assert!(
-        t.elapsed() <= Duration::from_millis(50),
-        "stop took {:?}",
-        t.elapsed()
-    );
+    let out = e.stop_within_50ms();
     assert_legal(None, &[], &best_of(&out));
 
     // Pondering holds the result until ponderhit, then answers within the limits.
@@ -616,14 +622,7 @@ fn threads_option_in_both_syntaxes_and_stop_with_helpers() {
     e.send("setoption name Threads value 1");
     e.send("ucinewgame");
     std::thread::sleep(Duration::from_millis(100));
-    let t = Instant::now();
-    e.send("stop");
-    let out = e.bestmove(2.0);
-    assert!(
-        t.elapsed() <= Duration::from_millis(50),
-        "stop took {:?}",
-        t.elapsed()
-    );
+    let out = e.stop_within_50ms();
     assert_legal(None, &["h2e2"], &best_of(&out));
     e.send("setoption name Threads value 2");
     e.send("go movetime 200");
@@ -631,14 +630,7 @@ fn threads_option_in_both_syntaxes_and_stop_with_helpers() {
     assert_legal(None, &["h2e2"], &best_of(&out));
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    e.send("stop");
-    e.bestmove(2.0);
-    assert!(
-        t.elapsed() <= Duration::from_millis(50),
-        "stop took {:?}",
-        t.elapsed()
-    );
+    e.stop_within_50ms();
     e.send("quit");
     assert!(e.close_and_wait(2.0).success());
 }

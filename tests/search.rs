@@ -8,18 +8,12 @@ use chariot::board::{Color, Game, Position};
 use chariot::protocol::output::{uci, UciScore};
 use chariot::score::Score;
 use chariot::search::{Control, Limits, NullSink, SearchResult, Searcher};
+use common::depth;
 use std::sync::Arc;
 
 fn search(game: &Game, limits: Limits) -> SearchResult {
     let mut s = Searcher::new(16);
     s.search(game, &limits, &Arc::new(Control::new(false)), &mut NullSink)
-}
-
-fn depth(d: u32) -> Limits {
-    Limits {
-        depth: Some(d),
-        ..Default::default()
-    }
 }
 
 #[test]

@@ -28,3 +28,11 @@ pub fn read_epd(text: &str) -> Vec<Epd> {
         })
         .collect()
 }
+
+/// Search limits of a fixed depth.
+pub fn depth(d: u32) -> chariot::search::Limits {
+    chariot::search::Limits {
+        depth: Some(d),
+        ..Default::default()
+    }
+}
