@@ -1,8 +1,8 @@
 //! The transposition table, shared by all search threads: clusters of three entries, each
 //! entry two atomic words with a check word that rejects an entry torn by concurrent writes.
 //!
-//! An entry keeps the upper 32 bits of the Zobrist key (the bucket index comes from the key's
-//! high bits too, by multiply-shift, so the check overlaps the index), the move, the score (mate scores relative to
+//! An entry keeps the lower 32 bits of the Zobrist key (the bucket index comes from the key's
+//! high bits, by multiply-shift, so all 32 check bits are independent of it), the move, the score (mate scores relative to
 //! the node, see `Score::to_tt`), the static evaluation, the depth, the bound and the search's age.
 //! Replacement: the same position is overwritten unless a deeper exact entry would be lost;
 //! otherwise the entry with the lowest `depth - 4·age distance` goes.
@@ -26,12 +26,12 @@ pub enum Bound {
 
 /// One entry as two atomic words: `data` packs the move (bits 0–15), score (16–31), static
 /// evaluation (32–47), depth (48–55) and flags (56–63: bound in bits 0–1, age 1–63 in bits
-/// 2–7, so a used entry never has zero flags); `check` is `data ^ (key & HIGH)`.
+/// 2–7, so a used entry never has zero flags); `check` is `data ^ (check_bits(key) << 32)`.
 ///
 /// Threads read and write the words with relaxed atomics, so there is no data race, but a
 /// reader may see the `check` of one write beside the `data` of another. Such a torn pair
 /// is rejected: `check ^ data` must have zero low half (true only when both words come from
-/// writes with the same low data half) and a high half equal to the key's high half.
+/// writes with the same low data half) and a high half equal to the key's check bits.
 #[derive(Default)]
 struct Entry {
     check: AtomicU64,
@@ -39,6 +39,13 @@ struct Entry {
 }
 
 const HIGH: u64 = 0xFFFF_FFFF_0000_0000;
+
+/// The key bits an entry keeps: the low half, which the cluster index (taken from the high
+/// bits) does not use, so a foreign key passes the check with probability 2⁻³².
+#[inline(always)]
+fn check_bits(key: u64) -> u32 {
+    key as u32
+}
 
 /// The fields of an entry, unpacked.
 #[derive(Clone, Copy, Default)]
@@ -161,7 +168,7 @@ impl Table {
     /// Looks `key` up.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        let check = (key >> 32) as u32;
+        let check = check_bits(key);
         let c = &self.clusters[self.index(key)];
         c.entries
             .iter()
@@ -194,7 +201,7 @@ impl Table {
         depth: i32,
         bound: Bound,
     ) {
-        let check = (key >> 32) as u32;
+        let check = check_bits(key);
         let age = self.age.load(Ordering::Relaxed);
         let c = &self.clusters[self.index(key)];
         let entries = [
@@ -294,7 +301,8 @@ mod tests {
             (h.score, h.eval, h.depth, h.bound),
             (-29_990, Score::cp(12), 7, Bound::Lower)
         );
-        assert!(t.probe(key ^ (1 << 40)).is_none());
+        // Same cluster, other low half: another position.
+        assert!(t.probe(key ^ 1).is_none());
         assert!(t.hashfull() <= 1000);
         t.clear();
         assert!(t.probe(key).is_none());
@@ -306,15 +314,15 @@ mod stress {
     use super::*;
     use std::sync::Arc;
 
-    // The table tells positions apart by the key's high half: fields depend on that alone.
+    // The table tells positions apart by the key's low half: fields depend on that alone.
     fn score_of(key: u64) -> i16 {
-        (key >> 32) as i16
+        key as i16
     }
     fn eval_of(key: u64) -> Score {
-        Score::cp((key >> 40) as i16 as i32)
+        Score::cp((key >> 8) as i16 as i32)
     }
     fn depth_of(key: u64) -> i32 {
-        ((key >> 35) & 127) as i32
+        ((key >> 3) & 127) as i32
     }
 
     /// A check word of one write beside the data word of another (what a reader racing a
@@ -365,8 +373,9 @@ mod stress {
                         x ^= x >> 7;
                         x ^= x << 17;
                         // 1 MiB = 2^15 clusters, index = key >> 49: 2 clusters, 8
-                        // positions each (key high halves), random low halves.
-                        let key = (x >> 63) << 49 | ((x >> 40) & 7) << 32 | (x & 0xFFFF_FFFF);
+                        // positions each (key low halves), random bits 32–48 beside.
+                        let low = ((x >> 40) & 7).wrapping_mul(0x0123_4567) & 0xFFFF_FFFF;
+                        let key = (x >> 63) << 49 | (x & 0xFFFF) << 32 | low;
                         if x & 1 == 0 {
                             let b = if x & 2 == 0 {
                                 Bound::Lower
