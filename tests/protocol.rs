@@ -340,14 +340,7 @@ fn path_never_holds_up_stop_isready_or_quit() {
         "isready during path scen took {:?}",
         t.elapsed()
     );
-    let t = Instant::now();
-    e.send("stop");
-    let out = e.bestmove(2.0);
-    assert!(
-        t.elapsed() <= Duration::from_millis(50),
-        "stop during path scen took {:?}",
-        t.elapsed()
-    );
+    let out = e.stop_within_50ms();
     assert_legal(None, &[], &best_of(&out));
     // The scenario file still finishes, in full.
     let done = e.until(120.0, |l| l.starts_with("scenarios "));

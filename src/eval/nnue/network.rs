@@ -323,8 +323,7 @@ impl Network {
 
     /// Reads and checks a network file.
     pub fn load(path: &std::path::Path) -> Result<Network, NetworkError> {
-        let bytes = std::fs::read(path)
-            .map_err(|e| NetworkError::Io(format!("{}: {e}", path.display())))?;
+        let bytes = std::fs::read(path).map_err(|e| NetworkError::Io(e.to_string()))?;
         Network::from_bytes(&bytes)
     }
 }

@@ -17,7 +17,6 @@ pub mod record;
 
 use crate::board::rules::Outcome;
 use crate::board::{Color, Game, Position};
-use crate::eval::nnue::NetworkError;
 use crate::search::{Control, Limits, NullSink, Searcher};
 use crate::tools::matchrunner::openings::{self, Opening, DEFAULT_OPENINGS};
 use rand::rngs::StdRng;
@@ -236,12 +235,9 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
     };
     let openings = Arc::new(openings::parse(&text).map_err(|e| e.to_string())?);
     let network = match (&args.eval_file, args.nnue) {
-        (Some(p), _) => Some(Arc::new(crate::eval::nnue::Network::load(p).map_err(
-            |e| match e {
-                NetworkError::Io(message) => message,
-                e => format!("{}: {e}", p.display()),
-            },
-        )?)),
+        (Some(p), _) => Some(Arc::new(
+            crate::eval::nnue::Network::load(p).map_err(|e| format!("{}: {e}", p.display()))?,
+        )),
         (None, true) => Some(crate::eval::nnue::default_network()),
         (None, false) => None,
     };
