@@ -49,6 +49,26 @@ fn tt_cutoff(h: &Hit, alpha: Score, beta: Score, ply: usize, pos: &Position) -> 
     cut.then_some(s)
 }
 
+/// Plies without a capture before the static evaluation starts to shrink.
+const PROGRESS_FREE: i32 = 16;
+/// Plies over which it would shrink to nothing (it reaches 35 % at the 60-move draw).
+const PROGRESS_SPAN: i32 = 160;
+
+/// The static evaluation `v` of `pos` shrunk toward a draw as plies without a capture pile up
+/// beyond `PROGRESS_FREE`: a side that is ahead but only shuffles sees its advantage melt and
+/// looks for the capture that makes progress, before the 60-move rule (or an opponent's
+/// 50-move claim) takes the game. Applied to what the search uses, never to what the hash
+/// table stores (another path may reach the position with another count).
+#[inline]
+fn progress(v: Score, pos: &Position) -> Score {
+    let h = pos.halfmove_clock() as i32 - PROGRESS_FREE;
+    if h <= 0 {
+        v
+    } else {
+        Score::cp(v.get() * (PROGRESS_SPAN - h.min(PROGRESS_SPAN)) / PROGRESS_SPAN)
+    }
+}
+
 fn has_pieces(pos: &Position) -> bool {
     let us = pos.side_to_move();
     (pos.pieces(us, PieceKind::Rook)
@@ -226,7 +246,8 @@ impl Searcher {
             return Score::DRAW;
         }
         if ply >= MAX_PLY as usize - 2 {
-            return self.evaluate(pos, ply);
+            let v = self.evaluate(pos, ply);
+            return progress(v, pos);
         }
         // (3) Mate distance pruning, then the hash table.
         alpha = alpha.max(Score::mated_in(ply as i32));
@@ -244,14 +265,19 @@ impl Searcher {
                 }
             }
         }
-        // (4) Static evaluation (none in check).
-        let eval = if in_check {
+        // (4) Static evaluation (none in check); the table keeps it unscaled.
+        let raw_eval = if in_check {
             -Score::INFINITE
         } else {
             match hit {
                 Some(h) => h.eval,
                 None => self.evaluate(pos, ply),
             }
+        };
+        let eval = if in_check {
+            raw_eval
+        } else {
+            progress(raw_eval, pos)
         };
         self.stack[idx].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[idx - 2].eval;
@@ -408,10 +434,10 @@ impl Searcher {
         match best.to_tt(ply as i32) {
             Some(s) => self
                 .tt
-                .store(key, best_move.or(tt_move), s, eval, depth, bound),
+                .store(key, best_move.or(tt_move), s, raw_eval, depth, bound),
             None => self
                 .tt
-                .store(key, best_move.or(tt_move), 0, eval, depth, Bound::None),
+                .store(key, best_move.or(tt_move), 0, raw_eval, depth, Bound::None),
         }
         best
     }
@@ -445,7 +471,8 @@ impl Searcher {
             return if in_check {
                 Score::DRAW
             } else {
-                self.evaluate(pos, ply)
+                let v = self.evaluate(pos, ply);
+                progress(v, pos)
             };
         }
         let key = pos.key();
@@ -459,6 +486,7 @@ impl Searcher {
         }
         let mut best;
         let stand;
+        let mut raw_stand = -Score::INFINITE + 1;
         let moves = if in_check {
             let moves = pos.legal_moves();
             if moves.is_empty() {
@@ -468,10 +496,11 @@ impl Searcher {
             stand = -Score::INFINITE;
             moves
         } else {
-            stand = match hit {
+            raw_stand = match hit {
                 Some(h) => h.eval,
                 None => self.evaluate(pos, ply),
             };
+            stand = progress(raw_stand, pos);
             if stand >= beta {
                 return stand;
             }
@@ -517,8 +546,7 @@ impl Searcher {
                 Bound::Upper
             };
             if let Some(s) = best.to_tt(ply as i32) {
-                self.tt
-                    .store(key, best_move, s, stand.max(-Score::INFINITE + 1), 0, bound);
+                self.tt.store(key, best_move, s, raw_stand, 0, bound);
             }
         }
         best
