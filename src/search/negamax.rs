@@ -552,3 +552,30 @@ impl Searcher {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(halfmove: u32) -> Position {
+        format!("2ba1kb2/9/9/9/9/9/9/9/9/R1B1KAB2 w - - {halfmove} 1")
+            .parse()
+            .expect("valid")
+    }
+
+    #[test]
+    fn progress_shrinks_the_evaluation_only_past_the_free_plies() {
+        let v = Score::cp(1000);
+        assert_eq!(progress(v, &at(0)), v);
+        assert_eq!(progress(v, &at(PROGRESS_FREE as u32)), v);
+        let mut last = v;
+        // A FEN's clock stops at 119 (the 120th ply without a capture draws).
+        for h in PROGRESS_FREE as u32 + 1..=119 {
+            let s = progress(v, &at(h));
+            assert!(s < last && s > Score::DRAW, "{h}: {s}");
+            assert_eq!(progress(-v, &at(h)), -s, "symmetric at {h}");
+            last = s;
+        }
+        assert_eq!(progress(v, &at(119)), Score::cp(1000 * 57 / 160));
+    }
+}
