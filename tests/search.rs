@@ -234,23 +234,3 @@ fn the_engine_does_not_chase_into_a_lost_repetition() {
     );
     assert_eq!(forced.score, Score::ban_loss(2));
 }
-
-#[test]
-fn an_advantage_melts_as_plies_without_a_capture_pile_up() {
-    // Red a rook up with nothing to take: the same placement after no ply and after 90 plies
-    // without a capture. The later score keeps its sign but has shrunk, so a side that is
-    // ahead looks for progress before the 60-move rule (or a 50-move claim) draws the game.
-    let placement = "2ba1kb2/9/9/9/9/9/9/9/9/R1B1KAB2 w - -";
-    let score = |halfmove: u32| {
-        let pos: Position = format!("{placement} {halfmove} 1").parse().expect("valid");
-        search(&Game::new(pos), depth(6)).score
-    };
-    let fresh = score(0);
-    let stale = score(90);
-    assert!(fresh > Score::cp(200), "a rook up: {fresh}");
-    assert!(stale > Score::DRAW, "still ahead: {stale}");
-    assert!(
-        stale.get() * 4 < fresh.get() * 3,
-        "shrunk: {stale} against {fresh}"
-    );
-}

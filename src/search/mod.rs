@@ -460,13 +460,6 @@ impl Searcher {
                 instability += 1.0;
             }
             instability *= 0.6;
-            // A falling score earns more time: up to twice the target for a fall of 100 cp
-            // or more against the previous iteration.
-            let fall = if depth > 1 && !score.is_decisive() && !prev_score.is_decisive() {
-                (prev_score - score).clamp(0, 100)
-            } else {
-                0
-            };
             result.best = Some(best);
             result.ponder = pv.get(1).copied();
             result.score = score;
@@ -502,7 +495,7 @@ impl Searcher {
             }
             if let Some(b) = budget {
                 if !self.control.pondering() {
-                    let scale = (1.0 + instability.min(1.5)) * (1.0 + fall as f64 / 100.0);
+                    let scale = 1.0 + instability.min(1.5);
                     let soft = (b.target as f64 * 0.6 * scale) as u64;
                     if self.control.clock_ms() >= soft.min(b.hard) {
                         break;

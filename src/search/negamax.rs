@@ -49,26 +49,6 @@ fn tt_cutoff(h: &Hit, alpha: Score, beta: Score, ply: usize, pos: &Position) -> 
     cut.then_some(s)
 }
 
-/// Plies without a capture before the static evaluation starts to shrink.
-const PROGRESS_FREE: i32 = 16;
-/// Plies over which it would shrink to nothing (it reaches 35 % at the 60-move draw).
-const PROGRESS_SPAN: i32 = 160;
-
-/// The static evaluation `v` of `pos` shrunk toward a draw as plies without a capture pile up
-/// beyond `PROGRESS_FREE`: a side that is ahead but only shuffles sees its advantage melt and
-/// looks for the capture that makes progress, before the 60-move rule (or an opponent's
-/// 50-move claim) takes the game. Applied to what the search uses, never to what the hash
-/// table stores (another path may reach the position with another count).
-#[inline]
-fn progress(v: Score, pos: &Position) -> Score {
-    let h = pos.halfmove_clock() as i32 - PROGRESS_FREE;
-    if h <= 0 {
-        v
-    } else {
-        Score::cp(v.get() * (PROGRESS_SPAN - h.min(PROGRESS_SPAN)) / PROGRESS_SPAN)
-    }
-}
-
 fn has_pieces(pos: &Position) -> bool {
     let us = pos.side_to_move();
     (pos.pieces(us, PieceKind::Rook)
@@ -246,8 +226,7 @@ impl Searcher {
             return Score::DRAW;
         }
         if ply >= MAX_PLY as usize - 2 {
-            let v = self.evaluate(pos, ply);
-            return progress(v, pos);
+            return self.evaluate(pos, ply);
         }
         // (3) Mate distance pruning, then the hash table.
         alpha = alpha.max(Score::mated_in(ply as i32));
@@ -265,19 +244,14 @@ impl Searcher {
                 }
             }
         }
-        // (4) Static evaluation (none in check); the table keeps it unscaled.
-        let raw_eval = if in_check {
+        // (4) Static evaluation (none in check).
+        let eval = if in_check {
             -Score::INFINITE
         } else {
             match hit {
                 Some(h) => h.eval,
                 None => self.evaluate(pos, ply),
             }
-        };
-        let eval = if in_check {
-            raw_eval
-        } else {
-            progress(raw_eval, pos)
         };
         self.stack[idx].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[idx - 2].eval;
@@ -434,10 +408,10 @@ impl Searcher {
         match best.to_tt(ply as i32) {
             Some(s) => self
                 .tt
-                .store(key, best_move.or(tt_move), s, raw_eval, depth, bound),
+                .store(key, best_move.or(tt_move), s, eval, depth, bound),
             None => self
                 .tt
-                .store(key, best_move.or(tt_move), 0, raw_eval, depth, Bound::None),
+                .store(key, best_move.or(tt_move), 0, eval, depth, Bound::None),
         }
         best
     }
@@ -471,8 +445,7 @@ impl Searcher {
             return if in_check {
                 Score::DRAW
             } else {
-                let v = self.evaluate(pos, ply);
-                progress(v, pos)
+                self.evaluate(pos, ply)
             };
         }
         let key = pos.key();
@@ -486,7 +459,6 @@ impl Searcher {
         }
         let mut best;
         let stand;
-        let mut raw_stand = -Score::INFINITE + 1;
         let moves = if in_check {
             let moves = pos.legal_moves();
             if moves.is_empty() {
@@ -496,11 +468,10 @@ impl Searcher {
             stand = -Score::INFINITE;
             moves
         } else {
-            raw_stand = match hit {
+            stand = match hit {
                 Some(h) => h.eval,
                 None => self.evaluate(pos, ply),
             };
-            stand = progress(raw_stand, pos);
             if stand >= beta {
                 return stand;
             }
@@ -546,36 +517,10 @@ impl Searcher {
                 Bound::Upper
             };
             if let Some(s) = best.to_tt(ply as i32) {
-                self.tt.store(key, best_move, s, raw_stand, 0, bound);
+                self.tt
+                    .store(key, best_move, s, stand.max(-Score::INFINITE + 1), 0, bound);
             }
         }
         best
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn at(halfmove: u32) -> Position {
-        format!("2ba1kb2/9/9/9/9/9/9/9/9/R1B1KAB2 w - - {halfmove} 1")
-            .parse()
-            .expect("valid")
-    }
-
-    #[test]
-    fn progress_shrinks_the_evaluation_only_past_the_free_plies() {
-        let v = Score::cp(1000);
-        assert_eq!(progress(v, &at(0)), v);
-        assert_eq!(progress(v, &at(PROGRESS_FREE as u32)), v);
-        let mut last = v;
-        // A FEN's clock stops at 119 (the 120th ply without a capture draws).
-        for h in PROGRESS_FREE as u32 + 1..=119 {
-            let s = progress(v, &at(h));
-            assert!(s < last && s > Score::DRAW, "{h}: {s}");
-            assert_eq!(progress(-v, &at(h)), -s, "symmetric at {h}");
-            last = s;
-        }
-        assert_eq!(progress(v, &at(119)), Score::cp(1000 * 57 / 160));
     }
 }

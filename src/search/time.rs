@@ -7,20 +7,15 @@
 //! 110 ms, which absorbs the scheduling delays of a busy two-core machine (50 ms was not enough:
 //! one move in some 20 000 came 70 ms late).
 //! With A = T − O − R: nothing left (A = 0) means move at once (1 ms); M = 1 spends A; otherwise
-//! target = T / min(M or MOVES_TO_GO, 50) + 3I/4 and hard = min(5·target, T/2 + I/2, A), so a
-//! short clock lives on its increment. `movetime X` gives X − O for both (no clock to lose). The
-//! search starts no new iteration past 60 % of the target, scaled up by the best move's instability and by a
-//! falling score, and aborts at hard.
+//! target = T / min(M or 30, 50) + 3I/4 and hard = min(5·target, T/2 + I/2, A), so a short clock
+//! lives on its increment. `movetime X` gives X − O for both (no clock to lose). The search starts no new
+//! iteration past 60 % of the (instability-scaled) target and aborts at hard.
 
 use super::limits::Limits;
 
 /// Milliseconds kept back from every clock for the engine process's own latency, on top of the
 /// user's `Move Overhead`.
 pub const RESERVE_MS: u64 = 100;
-
-/// Moves the clock is assumed to last when `go` names none. Games against ElephantEye at
-/// 10 s + 0.1 s ended with a third of the clock unspent at 30.
-pub const MOVES_TO_GO: u32 = 22;
 
 /// Milliseconds the search may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +47,7 @@ pub fn budget(limits: &Limits) -> Option<Budget> {
     if avail == 0 || c.movestogo == Some(1) {
         return Some(Budget::fixed(avail));
     }
-    let mtg = c.movestogo.unwrap_or(MOVES_TO_GO).clamp(1, 50) as u64;
+    let mtg = c.movestogo.unwrap_or(30).clamp(1, 50) as u64;
     let target = c.time / mtg + c.inc * 3 / 4;
     let hard = (5 * target).min(c.time / 2 + c.inc / 2).min(avail).max(1);
     Some(Budget {
@@ -113,6 +108,6 @@ mod tests {
         };
         let b = budget(&l).unwrap();
         assert!(b.hard <= 200 - 10 - RESERVE_MS, "{b:?}");
-        assert!(b.target <= 200 / MOVES_TO_GO as u64 + 10, "{b:?}");
+        assert!(b.target <= 200 / 30 + 10, "{b:?}");
     }
 }
