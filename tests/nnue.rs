@@ -1,7 +1,7 @@
 //! The learned evaluation: quantized against float, incremental against refresh, AVX2 against
 //! portable, bad network files, the data format, and a tiny datagen → train run.
 
-use chariot::board::{Move, Position};
+use chariot::board::{Color, Move, Position};
 use chariot::eval::nnue::accumulator::{self, AccumulatorStack};
 use chariot::eval::nnue::network::{Network, NetworkError};
 use chariot::eval::nnue::{default_network, simd};
@@ -230,6 +230,7 @@ fn datagen_then_train_lowers_the_validation_loss() {
         append: false,
         nnue: false,
         eval_file: None,
+        pgn: Vec::new(),
     };
     let summary = datagen::run(&args).expect("datagen runs");
     assert_eq!(summary.games, 8);
@@ -281,6 +282,7 @@ fn datagen_then_train_lowers_the_validation_loss() {
         k: 400.0,
         validation: 0.2,
         seed: 1,
+        init: None,
         threads: Some(2),
         no_mirror: false,
         quiet: true,
@@ -295,6 +297,24 @@ fn datagen_then_train_lowers_the_validation_loss() {
     assert!(report.best > 0);
     let loaded = Network::load(&net).expect("the trained network loads");
     assert_eq!(loaded.hidden(), 32);
+    // Training goes on from a network file: it starts where that network stands.
+    let more = temp("more.nnue");
+    let go_on = TrainArgs {
+        output: more.clone(),
+        init: Some(net.clone()),
+        hidden: 64, // ignored: the file's architecture is used
+        epochs: 1,
+        ..targs.clone()
+    };
+    let again = train::run(&go_on).expect("training from a network runs");
+    let best = report.epochs[report.best - 1].validation;
+    assert!(
+        (again.initial_validation - best).abs() < 0.002,
+        "{} against {best}",
+        again.initial_validation
+    );
+    assert_eq!(Network::load(&more).unwrap().hidden(), 32);
+    let _ = std::fs::remove_file(&more);
     let _ = std::fs::remove_file(&data);
     let _ = std::fs::remove_file(&net);
 }
@@ -432,5 +452,56 @@ fn ctrl_c_leaves_a_valid_data_file() {
     let bytes = std::fs::read(&data).unwrap();
     let samples = record::decode_all(&bytes).expect("whole records only");
     assert!(samples.len() >= 200, "{}", samples.len());
+    let _ = std::fs::remove_file(&data);
+}
+
+#[test]
+fn datagen_labels_the_positions_of_recorded_games() {
+    let pgn = temp("games.pgn");
+    let text = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 1-0\n\n\
+                [Event \"unfinished\"]\n[Result \"*\"]\n\n1. b2e2 *\n\n\
+                [Event \"b\"]\n[Result \"0-1\"]\n\n1. b2e2 b9c7 0-1\n";
+    std::fs::write(&pgn, text).unwrap();
+    let data = temp("labelled.bin");
+    let args = DatagenArgs {
+        output: data.clone(),
+        nodes: 500,
+        threads: Some(2),
+        games: None,
+        positions: None,
+        seed: 0,
+        random_plies: 4,
+        openings: None,
+        adjudicate: 1000,
+        hash: 1,
+        append: false,
+        nnue: false,
+        eval_file: None,
+        pgn: vec![pgn.clone()],
+    };
+    let summary = datagen::run(&args).expect("labelling runs");
+    // The unfinished game is left out; the other two give at most one record per position.
+    assert_eq!(summary.games, 2);
+    assert_eq!(summary.red_draw_black, [1, 0, 1]);
+    let samples = record::decode_all(&std::fs::read(&data).unwrap()).unwrap();
+    assert_eq!(samples.len() as u64, summary.positions);
+    assert!((4..=8).contains(&samples.len()), "{}", samples.len());
+    let start = Position::startpos();
+    // Game a (Red won) comes first: its first record is the start position, Red to move, a win.
+    let first = samples[0].position().unwrap();
+    assert_eq!(first.key(), start.key());
+    assert_eq!(samples[0].result, record::Wdl::Win);
+    for s in &samples {
+        assert!(!s.position().unwrap().in_check());
+    }
+    // The last record is from game b (Black won), whose positions are the start (Red to move,
+    // a loss) and the one after b2e2 (Black to move, a win).
+    let last = samples.last().unwrap();
+    let expected = match last.side {
+        Color::Red => record::Wdl::Loss,
+        Color::Black => record::Wdl::Win,
+    };
+    assert_eq!(last.result, expected);
+    let _ = std::fs::remove_file(&pgn);
     let _ = std::fs::remove_file(&data);
 }

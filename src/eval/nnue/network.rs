@@ -182,6 +182,21 @@ impl Network {
         self.buckets
     }
 
+    /// The quantization scales `(QA, QB, centipawns per output unit)`.
+    pub fn scales(&self) -> (i16, i16, i16) {
+        (self.qa, self.qb, self.scale)
+    }
+
+    /// All feature weights, `[INPUTS][hidden]`.
+    pub fn ft_weights(&self) -> &[i16] {
+        &self.ft_weights
+    }
+
+    /// The output weights, `[buckets][2 * hidden]`, and biases, `[buckets]`.
+    pub fn output_layer(&self) -> (&[i16], &[i32]) {
+        (&self.out_weights, &self.out_bias)
+    }
+
     /// The feature transformer's biases (an accumulator's starting value).
     #[inline(always)]
     pub fn ft_bias(&self) -> &[i16] {

@@ -16,7 +16,7 @@
 pub mod record;
 
 use crate::board::rules::Outcome;
-use crate::board::{Color, Game, Position};
+use crate::board::{Color, Game, Move, Position};
 use crate::search::{Control, Limits, NullSink, Searcher};
 use crate::tools::matchrunner::openings::{self, Opening, DEFAULT_OPENINGS};
 use rand::rngs::StdRng;
@@ -71,6 +71,10 @@ pub struct DatagenArgs {
     /// Play with this network file (implies `--nnue`).
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
+    /// Label the positions of these games (PGN, e.g. from `chariot match`) instead of playing
+    /// self-play games: each position searched at `--nodes`, with the game's recorded result.
+    #[arg(long, num_args = 1..)]
+    pub pgn: Vec<PathBuf>,
 }
 
 /// What a run produced.
@@ -183,9 +187,7 @@ fn play(
         };
         let pos = game.position();
         let score = r.score.get();
-        if !pos.in_check() && pos.piece_at(best.to()).is_none() && score.abs() < SCORE_LIMIT {
-            kept.push((pos.clone(), score as i16));
-        }
+        keep(&mut kept, pos, best, score);
         let red_score = if pos.side_to_move() == Color::Red {
             score
         } else {
@@ -213,8 +215,23 @@ fn play(
             break Wdl::Draw;
         }
     };
-    let samples = kept
-        .iter()
+    Some(Played {
+        samples: samples(&kept, red),
+        red,
+    })
+}
+
+/// Keeps `pos` for training if it is not in check, its best move is not a capture and its
+/// score is not a mate or rule score.
+fn keep(kept: &mut Vec<(Position, i16)>, pos: &Position, best: Move, score: i32) {
+    if !pos.in_check() && pos.piece_at(best.to()).is_none() && score.abs() < SCORE_LIMIT {
+        kept.push((pos.clone(), score as i16));
+    }
+}
+
+/// The records of the kept positions of a game that Red ended with `red`.
+fn samples(kept: &[(Position, i16)], red: Wdl) -> Vec<Sample> {
+    kept.iter()
         .map(|(pos, score)| {
             let result = if pos.side_to_move() == Color::Red {
                 red
@@ -223,8 +240,71 @@ fn play(
             };
             Sample::from_position(pos, *score, result)
         })
-        .collect();
-    Some(Played { samples, red })
+        .collect()
+}
+
+/// A recorded game to label: its start, its moves and its result from Red's view.
+pub struct Recorded {
+    start: Position,
+    moves: Vec<Move>,
+    red: Wdl,
+}
+
+/// The games of PGN `text` that have a result (`1-0`, `0-1` or `1/2-1/2`).
+pub fn recorded(text: &str) -> Result<Vec<Recorded>, String> {
+    let games = crate::tools::pgn::read(text).map_err(|e| e.to_string())?;
+    Ok(games
+        .into_iter()
+        .filter_map(|g| {
+            let result = g.tag("Result").unwrap_or(&g.result).to_string();
+            let red = match result.as_str() {
+                "1-0" => Wdl::Win,
+                "0-1" => Wdl::Loss,
+                "1/2-1/2" => Wdl::Draw,
+                _ => return None,
+            };
+            Some(Recorded {
+                start: g.game.start().clone(),
+                moves: g.game.moves().to_vec(),
+                red,
+            })
+        })
+        .collect())
+}
+
+/// Labels every position of a recorded game with the search at the node budget (the game's
+/// history before each position is the search's, as in play); `None` if `stop` was raised.
+fn label(
+    searcher: &mut Searcher,
+    rec: &Recorded,
+    args: &DatagenArgs,
+    stop: &AtomicBool,
+) -> Option<Played> {
+    searcher.clear();
+    let limits = Limits {
+        nodes: Some(args.nodes.max(1)),
+        movetime: Some(SAFETY_MS),
+        ..Default::default()
+    };
+    let control = Arc::new(Control::new(false));
+    let mut game = Game::new(rec.start.clone());
+    let mut kept = Vec::new();
+    for &m in &rec.moves {
+        if stopped(stop) {
+            return None;
+        }
+        let r = searcher.search(&game, &limits, &control, &mut NullSink);
+        if let Some(best) = r.best {
+            keep(&mut kept, game.position(), best, r.score.get());
+        }
+        if game.play(m).is_err() {
+            break;
+        }
+    }
+    Some(Played {
+        samples: samples(&kept, rec.red),
+        red: rec.red,
+    })
 }
 
 /// Runs datagen: returns what was written, or an error message (bad openings, I/O).
@@ -234,6 +314,15 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
         None => DEFAULT_OPENINGS.to_string(),
     };
     let openings = Arc::new(openings::parse(&text).map_err(|e| e.to_string())?);
+    let mut games = Vec::new();
+    for p in &args.pgn {
+        let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        games.extend(recorded(&text).map_err(|e| format!("{}: {e}", p.display()))?);
+    }
+    if !args.pgn.is_empty() && games.is_empty() {
+        return Err("no finished games in the PGN files".into());
+    }
+    let games = Arc::new(games);
     let network = match (&args.eval_file, args.nnue) {
         (Some(p), _) => Some(Arc::new(
             crate::eval::nnue::Network::load(p).map_err(|e| format!("{}: {e}", p.display()))?,
@@ -262,16 +351,20 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
         // ends the process (the file still holds whole games only: each is one write).
         let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     });
-    let max_games = args.games.unwrap_or(u64::MAX);
+    let max_games = match args.pgn.is_empty() {
+        true => args.games.unwrap_or(u64::MAX),
+        false => args.games.unwrap_or(u64::MAX).min(games.len() as u64),
+    };
     let next = Arc::new(AtomicU64::new(0));
     let (tx, rx) = mpsc::channel::<(u64, Option<Played>)>();
     let mut workers = Vec::new();
     for _ in 0..threads {
-        let (tx, next, stop, openings, args, network) = (
+        let (tx, next, stop, openings, games, args, network) = (
             tx.clone(),
             Arc::clone(&next),
             Arc::clone(&stop),
             Arc::clone(&openings),
+            Arc::clone(&games),
             args.clone(),
             network.clone(),
         );
@@ -283,7 +376,10 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
                 if i >= max_games || stopped(&stop) {
                     break;
                 }
-                let played = play(&mut searcher, &openings, &args, i, &stop);
+                let played = match games.get(i as usize) {
+                    Some(rec) => label(&mut searcher, rec, &args, &stop),
+                    None => play(&mut searcher, &openings, &args, i, &stop),
+                };
                 let abandoned = played.is_none();
                 if tx.send((i, played)).is_err() || abandoned {
                     break;
@@ -293,7 +389,7 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
     }
     drop(tx);
 
-    let bar = progress_bar(args);
+    let bar = progress_bar(args, (max_games < u64::MAX).then_some(max_games));
     let started = Instant::now();
     let mut last_log = Instant::now();
     let mut summary = Summary::default();
@@ -397,8 +493,8 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
     Ok(summary)
 }
 
-fn progress_bar(args: &DatagenArgs) -> indicatif::ProgressBar {
-    let (len, unit) = match (args.positions, args.games) {
+fn progress_bar(args: &DatagenArgs, games: Option<u64>) -> indicatif::ProgressBar {
+    let (len, unit) = match (args.positions, games) {
         (Some(p), _) => (p, "positions"),
         (None, Some(g)) => (g, "games"),
         (None, None) => (0, "games"),
@@ -436,6 +532,7 @@ mod tests {
             append: false,
             nnue: false,
             eval_file: None,
+            pgn: Vec::new(),
         };
         let openings = openings::parse(DEFAULT_OPENINGS).unwrap();
         let stop = AtomicBool::new(false);

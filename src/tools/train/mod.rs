@@ -62,6 +62,10 @@ pub struct TrainArgs {
     /// Seed of the initial weights and of the shuffles.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Start from this network file's weights instead of random ones (training goes on from
+    /// it; `--hidden` and `--buckets` are then the file's).
+    #[arg(long)]
+    pub init: Option<PathBuf>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -139,7 +143,15 @@ pub fn train(
     }
     let validation = std::mem::take(&mut split.validation);
     let mut entries = std::mem::take(&mut split.train);
-    let mut model = Model::new(args.hidden, args.buckets, args.seed);
+    let mut model = match &args.init {
+        Some(p) => {
+            let net =
+                crate::eval::nnue::Network::load(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            Model::from_network(&net)
+                .ok_or_else(|| format!("{}: another output scale", p.display()))?
+        }
+        None => Model::new(args.hidden, args.buckets, args.seed),
+    };
     let mut adam = Adam::new(model.params.len());
     let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed ^ 0x5EED);
     let batch = args.batch.max(1);
@@ -174,8 +186,8 @@ pub fn train(
             "train: {} positions, {} held out, H = {}, {} bucket(s), {} epochs of {batches} batches; validation loss: initial {initial:.6}, classical evaluation {classical:.6}",
             entries.len(),
             validation.len(),
-            args.hidden,
-            args.buckets,
+            model.hidden,
+            model.buckets,
             args.epochs
         );
     }

@@ -174,6 +174,31 @@ impl Model {
         self.forward(&us, &them, us.len(), &mut s) * SCALE as f32
     }
 
+    /// The float model a quantized network stands for (its weights divided by their scales):
+    /// the starting point when training goes on from an existing network. `None` if the
+    /// network's output unit is not `SCALE` centipawns.
+    pub fn from_network(net: &Network) -> Option<Model> {
+        let (qa, qb, scale) = net.scales();
+        if scale != SCALE {
+            return None;
+        }
+        let (qa, qb) = (qa as f32, qb as f32);
+        let (out_w, out_b) = net.output_layer();
+        let params = net
+            .ft_weights()
+            .iter()
+            .chain(net.ft_bias())
+            .map(|&x| x as f32 / qa)
+            .chain(out_w.iter().map(|&x| x as f32 / qb))
+            .chain(out_b.iter().map(|&x| x as f32 / (qa * qb)))
+            .collect();
+        Some(Model {
+            hidden: net.hidden(),
+            buckets: net.buckets(),
+            params,
+        })
+    }
+
     /// The quantized network (weights rounded to QA and QB units).
     pub fn quantize(&self) -> Result<Network, NetworkError> {
         let q16 = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
