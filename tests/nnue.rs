@@ -505,3 +505,56 @@ fn datagen_labels_the_positions_of_recorded_games() {
     let _ = std::fs::remove_file(&pgn);
     let _ = std::fs::remove_file(&data);
 }
+
+/// The engine's output for `script` up to its first `bestmove`; then it is told to quit.
+fn engine_output(script: &str) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(script.as_bytes()).unwrap();
+    let mut text = String::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        text.push_str(&line);
+        text.push('\n');
+        if line.starts_with("bestmove") {
+            break;
+        }
+    }
+    let _ = stdin.write_all(b"quit\n");
+    drop(stdin);
+    child.wait().unwrap();
+    text
+}
+
+#[test]
+fn a_fresh_engine_searches_with_the_network() {
+    // The search's last info line (score, nodes, pv) at a fixed depth, without options, with
+    // `Use NNUE` set explicitly, and with the classical evaluation.
+    let last_info = |options: &str| {
+        let text = engine_output(&format!(
+            "uci\n{options}isready\nposition startpos moves h2e2 h9g7\ngo depth 7\nisready\n"
+        ));
+        text.lines()
+            .rev()
+            .filter(|l| l.starts_with("info depth 7 "))
+            .map(|l| {
+                // Depth, score and nodes, then the principal variation (not the timings).
+                let head = l.split(" nps ").next().unwrap();
+                format!("{head} pv {}", l.split(" pv ").nth(1).unwrap_or(""))
+            })
+            .next()
+            .unwrap_or_else(|| panic!("no depth-7 line in {text}"))
+    };
+    let fresh = last_info("");
+    let network = last_info("setoption name Use NNUE value true\n");
+    let classical = last_info("setoption name Use NNUE value false\n");
+    assert_eq!(fresh, network);
+    assert_ne!(fresh, classical);
+}

@@ -107,11 +107,15 @@ impl Controller {
     /// A controller writing to `out`; search threads signal completion on `events`.
     pub fn new(out: Out, events: Sender<Event>) -> Controller {
         let options = Options::default();
+        let network = crate::eval::nnue::default_network();
+        let mut searcher = Searcher::new(options.hash_mb as usize);
+        // The searcher starts with the classical evaluation: give it the one the options say.
+        searcher.set_network(options.use_nnue.then(|| Arc::clone(&network)));
         Controller {
             out,
             events,
             dialect: None,
-            searcher: Some(Searcher::new(options.hash_mb as usize)),
+            searcher: Some(searcher),
             deferred: Vec::new(),
             options,
             game: Game::default(),
@@ -124,7 +128,7 @@ impl Controller {
             at_eof: false,
             paths: Vec::new(),
             warned_dialect: false,
-            network: crate::eval::nnue::default_network(),
+            network,
         }
     }
 
