@@ -213,16 +213,16 @@ fn bad_network_files_are_refused_with_their_message() {
     assert!(v.abs() < 200, "{v}");
 }
 
-#[test]
-fn datagen_then_train_lowers_the_validation_loss() {
-    let data = temp("tiny.bin");
-    let args = DatagenArgs {
-        output: data.clone(),
+/// Small datagen arguments writing to `output`: classical evaluation, two threads, self-play
+/// with no game or position limit (tests set one).
+fn datagen_args(output: &std::path::Path) -> DatagenArgs {
+    DatagenArgs {
+        output: output.to_path_buf(),
         nodes: 400,
         threads: Some(2),
-        games: Some(8),
+        games: None,
         positions: None,
-        seed: 3,
+        seed: 0,
         random_plies: 4,
         openings: None,
         adjudicate: 1000,
@@ -231,6 +231,17 @@ fn datagen_then_train_lowers_the_validation_loss() {
         nnue: false,
         eval_file: None,
         pgn: Vec::new(),
+    }
+}
+
+#[test]
+fn datagen_then_train_lowers_the_validation_loss() {
+    let data = temp("tiny.bin");
+    let args = DatagenArgs {
+        nodes: 400,
+        games: Some(8),
+        seed: 3,
+        ..datagen_args(&data)
     };
     let summary = datagen::run(&args).expect("datagen runs");
     assert_eq!(summary.games, 8);
@@ -349,8 +360,6 @@ fn the_search_evaluates_with_the_network_and_switches_back() {
 
 #[test]
 fn engine_options_load_networks_or_keep_the_old_one() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let good = Model::new(16, 1, 4).quantize().unwrap().to_bytes();
     let dir = temp("files");
     std::fs::create_dir_all(&dir).unwrap();
@@ -375,20 +384,7 @@ fn engine_options_load_networks_or_keep_the_old_one() {
          setoption name EvalFile value\neval\nposition startpos moves h2e2\ngo depth 3\nisready\n",
         dir.join("missing.nnue").display()
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = engine_output(&script);
     assert!(text.contains("option name Use NNUE type check default true"));
     assert!(text.contains("option name EvalFile type string"));
     let infos: Vec<&str> = text
@@ -464,20 +460,9 @@ fn datagen_labels_the_positions_of_recorded_games() {
     std::fs::write(&pgn, text).unwrap();
     let data = temp("labelled.bin");
     let args = DatagenArgs {
-        output: data.clone(),
         nodes: 500,
-        threads: Some(2),
-        games: None,
-        positions: None,
-        seed: 0,
-        random_plies: 4,
-        openings: None,
-        adjudicate: 1000,
-        hash: 1,
-        append: false,
-        nnue: false,
-        eval_file: None,
         pgn: vec![pgn.clone()],
+        ..datagen_args(&data)
     };
     let summary = datagen::run(&args).expect("labelling runs");
     // The unfinished game is left out; the other two give at most one record per position.

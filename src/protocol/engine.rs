@@ -107,15 +107,11 @@ impl Controller {
     /// A controller writing to `out`; search threads signal completion on `events`.
     pub fn new(out: Out, events: Sender<Event>) -> Controller {
         let options = Options::default();
-        let network = crate::eval::nnue::default_network();
-        let mut searcher = Searcher::new(options.hash_mb as usize);
-        // The searcher starts with the classical evaluation: give it the one the options say.
-        searcher.set_network(options.use_nnue.then(|| Arc::clone(&network)));
-        Controller {
+        let mut c = Controller {
             out,
             events,
             dialect: None,
-            searcher: Some(searcher),
+            searcher: Some(Searcher::new(options.hash_mb as usize)),
             deferred: Vec::new(),
             options,
             game: Game::default(),
@@ -128,8 +124,11 @@ impl Controller {
             at_eof: false,
             paths: Vec::new(),
             warned_dialect: false,
-            network,
-        }
+            network: crate::eval::nnue::default_network(),
+        };
+        // A new searcher evaluates classically: give it the evaluation the options choose.
+        c.choose_evaluation();
+        c
     }
 
     fn dialect(&self) -> Dialect {

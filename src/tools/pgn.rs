@@ -125,6 +125,17 @@ impl Parsed {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Red's points from the result token: 1 (`1-0`), 0.5 (`1/2-1/2`), 0 (`0-1`); `None` for
+    /// an unfinished game (`*` or no token).
+    pub fn red_points(&self) -> Option<f32> {
+        match self.result.as_str() {
+            "1-0" => Some(1.0),
+            "1/2-1/2" => Some(0.5),
+            "0-1" => Some(0.0),
+            _ => None,
+        }
+    }
+
     /// Red's name: the `White` tag, or `Red` as some Xiangqi programs write it.
     pub fn red(&self) -> Option<&str> {
         self.tag("White").or_else(|| self.tag("Red"))

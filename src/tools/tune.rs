@@ -231,14 +231,9 @@ fn load(args: &TuneArgs, out: &mut String) -> Result<Vec<Sample>, TuneError> {
                 continue;
             };
             for g in parsed {
-                let result = match g.result.as_str() {
-                    "1-0" => 1.0,
-                    "0-1" => 0.0,
-                    "1/2-1/2" => 0.5,
-                    _ => {
-                        skipped += 1;
-                        continue;
-                    }
+                let Some(result) = g.red_points() else {
+                    skipped += 1;
+                    continue;
                 };
                 games += 1;
                 for (i, pos) in g.game.positions().iter().enumerate().skip(8) {

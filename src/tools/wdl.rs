@@ -73,11 +73,11 @@ pub enum Outcome {
 pub fn samples(games: &[Parsed]) -> Vec<(f64, Outcome)> {
     let mut out = Vec::new();
     for g in games {
-        let red = match g.result.as_str() {
-            "1-0" => Outcome::Win,
-            "0-1" => Outcome::Loss,
-            "1/2-1/2" => Outcome::Draw,
-            _ => continue,
+        let red = match g.red_points() {
+            Some(p) if p > 0.5 => Outcome::Win,
+            Some(p) if p < 0.5 => Outcome::Loss,
+            Some(_) => Outcome::Draw,
+            None => continue,
         };
         let positions = g.game.positions();
         for (i, c) in g.comments.iter().enumerate() {

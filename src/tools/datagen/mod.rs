@@ -160,13 +160,7 @@ fn play(
     let mut rng = game_rng(args.seed, index);
     let mut game = start(openings, &mut rng, args.random_plies);
     searcher.clear();
-    let limits = Limits {
-        nodes: Some(args.nodes.max(1)),
-        // A safety net only: a node-limited search normally takes milliseconds.
-        movetime: Some(SAFETY_MS),
-        ..Default::default()
-    };
-    let control = Arc::new(Control::new(false));
+    let (limits, control) = node_limits(args);
     let mut kept: Vec<(Position, i16)> = Vec::new();
     let (mut win_streak, mut win_sign, mut draw_streak) = (0u32, 0i32, 0u32);
     let red = loop {
@@ -221,6 +215,17 @@ fn play(
     })
 }
 
+/// The limits of every datagen search, the node budget, and a control that never stops it.
+fn node_limits(args: &DatagenArgs) -> (Limits, Arc<Control>) {
+    let limits = Limits {
+        nodes: Some(args.nodes.max(1)),
+        // A safety net only: a node-limited search normally takes milliseconds.
+        movetime: Some(SAFETY_MS),
+        ..Default::default()
+    };
+    (limits, Arc::new(Control::new(false)))
+}
+
 /// Keeps `pos` for training if it is not in check, its best move is not a capture and its
 /// score is not a mate or rule score.
 fn keep(kept: &mut Vec<(Position, i16)>, pos: &Position, best: Move, score: i32) {
@@ -243,31 +248,24 @@ fn samples(kept: &[(Position, i16)], red: Wdl) -> Vec<Sample> {
         .collect()
 }
 
-/// A recorded game to label: its start, its moves and its result from Red's view.
+/// A recorded game to label, with its result from Red's view.
 pub struct Recorded {
-    start: Position,
-    moves: Vec<Move>,
+    game: Game,
     red: Wdl,
 }
 
-/// The games of PGN `text` that have a result (`1-0`, `0-1` or `1/2-1/2`).
+/// The finished games of PGN `text` (result `1-0`, `0-1` or `1/2-1/2`).
 pub fn recorded(text: &str) -> Result<Vec<Recorded>, String> {
     let games = crate::tools::pgn::read(text).map_err(|e| e.to_string())?;
     Ok(games
         .into_iter()
         .filter_map(|g| {
-            let result = g.tag("Result").unwrap_or(&g.result).to_string();
-            let red = match result.as_str() {
-                "1-0" => Wdl::Win,
-                "0-1" => Wdl::Loss,
-                "1/2-1/2" => Wdl::Draw,
-                _ => return None,
+            let red = match g.red_points()? {
+                p if p > 0.5 => Wdl::Win,
+                p if p < 0.5 => Wdl::Loss,
+                _ => Wdl::Draw,
             };
-            Some(Recorded {
-                start: g.game.start().clone(),
-                moves: g.game.moves().to_vec(),
-                red,
-            })
+            Some(Recorded { game: g.game, red })
         })
         .collect())
 }
@@ -281,15 +279,10 @@ fn label(
     stop: &AtomicBool,
 ) -> Option<Played> {
     searcher.clear();
-    let limits = Limits {
-        nodes: Some(args.nodes.max(1)),
-        movetime: Some(SAFETY_MS),
-        ..Default::default()
-    };
-    let control = Arc::new(Control::new(false));
-    let mut game = Game::new(rec.start.clone());
+    let (limits, control) = node_limits(args);
+    let mut game = Game::new(rec.game.start().clone());
     let mut kept = Vec::new();
-    for &m in &rec.moves {
+    for &m in rec.game.moves() {
         if stopped(stop) {
             return None;
         }
@@ -351,10 +344,10 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
         // ends the process (the file still holds whole games only: each is one write).
         let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     });
-    let max_games = match args.pgn.is_empty() {
-        true => args.games.unwrap_or(u64::MAX),
-        false => args.games.unwrap_or(u64::MAX).min(games.len() as u64),
-    };
+    let mut max_games = args.games.unwrap_or(u64::MAX);
+    if !args.pgn.is_empty() {
+        max_games = max_games.min(games.len() as u64);
+    }
     let next = Arc::new(AtomicU64::new(0));
     let (tx, rx) = mpsc::channel::<(u64, Option<Played>)>();
     let mut workers = Vec::new();
