@@ -1,7 +1,7 @@
 //! Move generation benchmarks: legal move generation over fixed positions, and perft 3.
 
+use chariot::board::perft::perft;
 use chariot::board::Position;
-use chariot::tools::perft::perft;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
 fn positions() -> Vec<Position> {

@@ -1,7 +1,7 @@
 //! Search benchmarks: fixed-depth searches from the start position and a middlegame.
 
 use chariot::board::{Game, Position};
-use chariot::search::{Control, Limits, NullSink, Searcher};
+use chariot::search::{Limits, NullSink, Searcher, Signals};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::sync::Arc;
 
@@ -15,7 +15,7 @@ fn search(fen: &str, depth: u32) -> u64 {
     s.search(
         &Game::new(pos),
         &limits,
-        &Arc::new(Control::new(false)),
+        &Arc::new(Signals::new(false)),
         &mut NullSink,
     )
     .nodes

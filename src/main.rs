@@ -36,18 +36,18 @@ enum Command {
     },
     /// Play games between two engines (default: this program against itself).
     #[command(args_override_self = true)]
-    Match(Box<chariot::tools::matchrunner::MatchArgs>),
+    Match(Box<chariot::tools::matches::MatchArgs>),
     /// Fit the evaluation's tables and weights to the results of recorded games (prints Rust
     /// constants for `eval.rs`; progress on stderr with RUST_LOG=info).
-    Tune(chariot::tools::tune::TuneArgs),
+    Tune(chariot::tools::fit::tune::TuneArgs),
     /// Self-play training data for the network (32-byte records; see the README).
-    Datagen(chariot::tools::datagen::DatagenArgs),
+    Datagen(chariot::tools::nnue::datagen::DatagenArgs),
     /// Train the evaluation network from `datagen` files on the CPU; writes the best epoch's
     /// quantized network.
-    Train(chariot::tools::train::TrainArgs),
+    Train(chariot::tools::nnue::train::TrainArgs),
     /// Judge a game by the rules (the match referee): `judge [--fen FEN] [MOVE …]` or `judge --pgn
     /// FILE`; prints `<result> <reason> at ply <n>` or `* in progress at ply <n>`.
-    Judge(chariot::tools::judge::JudgeArgs),
+    Judge(chariot::tools::matches::judge::JudgeArgs),
     /// Fit the win/draw/loss model (`UCI_ShowWDL`) to the scored moves of finished games.
     WdlFit {
         /// PGN files written by `chariot match --pgn`.
@@ -82,11 +82,11 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some(Command::Match(args)) => match chariot::tools::matchrunner::run(&args) {
+        Some(Command::Match(args)) => match chariot::tools::matches::run(&args) {
             0 => ExitCode::SUCCESS,
             c => ExitCode::from(c as u8),
         },
-        Some(Command::Tune(args)) => match chariot::tools::tune::run(&args) {
+        Some(Command::Tune(args)) => match chariot::tools::fit::tune::run(&args) {
             Ok(text) => {
                 print!("{text}");
                 ExitCode::SUCCESS
@@ -96,7 +96,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Some(Command::WdlFit { files }) => match chariot::tools::wdl::run(&files) {
+        Some(Command::WdlFit { files }) => match chariot::tools::fit::wdl::run(&files) {
             Ok(text) => {
                 println!("{text}");
                 ExitCode::SUCCESS
@@ -106,24 +106,24 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Some(Command::Datagen(args)) => match chariot::tools::datagen::run(&args) {
+        Some(Command::Datagen(args)) => match chariot::tools::nnue::datagen::run(&args) {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
                 ExitCode::FAILURE
             }
         },
-        Some(Command::Train(args)) => match chariot::tools::train::run(&args) {
+        Some(Command::Train(args)) => match chariot::tools::nnue::train::run(&args) {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
                 ExitCode::FAILURE
             }
         },
-        Some(Command::Judge(args)) => ExitCode::from(chariot::tools::judge::run(&args)),
+        Some(Command::Judge(args)) => ExitCode::from(chariot::tools::matches::judge::run(&args)),
         Some(Command::Bench { depth, classical }) => {
             let net = (!classical).then(chariot::eval::nnue::default_network);
-            match chariot::tools::bench::run(depth, net, &mut std::io::stdout()) {
+            match chariot::search::bench::run(depth, net, &mut std::io::stdout()) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(_) => ExitCode::FAILURE,
             }
@@ -142,7 +142,7 @@ fn main() -> ExitCode {
             };
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
-            match chariot::tools::perft::run(&pos, depth, threads, &mut out, &mut std::io::stderr())
+            match chariot::board::perft::run(&pos, depth, threads, &mut out, &mut std::io::stderr())
             {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(_) => ExitCode::FAILURE,

@@ -188,6 +188,44 @@ impl SubAssign<i32> for Score {
     }
 }
 
+/// The win/draw/loss model behind `UCI_ShowWDL`: win(s) = 1 / (1 + exp(−(s − a) / b)),
+/// loss(s) = win(−s), draw = the rest, with s in centipawns from the side to move's view.
+/// `a ≥ 0` keeps the draw share non-negative. `chariot wdl-fit` fits the constants to games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WdlModel {
+    /// Score at which a win is as likely as not.
+    pub a: f64,
+    /// Spread: how fast the win chance rises with the score.
+    pub b: f64,
+}
+
+/// The constants fitted by `chariot wdl-fit` to 200 self-play games of Chariot (the network)
+/// at 1 s + 0.01 s (see docs/engine.md).
+pub const WDL_MODEL: WdlModel = WdlModel { a: 419.1, b: 211.1 };
+
+impl WdlModel {
+    /// The chance of a win at `cp` centipawns (side to move's view), from 0 to 1.
+    pub fn win(&self, cp: f64) -> f64 {
+        1.0 / (1.0 + (-(cp - self.a) / self.b).exp())
+    }
+
+    /// Win, draw and loss chances in per mille (summing to 1000) for `score`; a proven win
+    /// (mate or rule win) is 1000/0/0, a proven loss 0/0/1000.
+    pub fn wdl(&self, score: Score) -> (u32, u32, u32) {
+        if score.is_decisive() {
+            return if score > Score::DRAW {
+                (1000, 0, 0)
+            } else {
+                (0, 0, 1000)
+            };
+        }
+        let s = score.get() as f64;
+        let w = (1000.0 * self.win(s)).round() as u32;
+        let l = ((1000.0 * self.win(-s)).round() as u32).min(1000 - w);
+        (w, 1000 - w - l, l)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,5 +261,23 @@ mod tests {
         assert_eq!(Score::ban_loss(4).plies_to_end(), Some(4));
         assert_eq!(Score::cp(50).plies_to_end(), None);
         assert!(Score::INFINITE > Score::MATE && -Score::INFINITE < -Score::MATE);
+    }
+
+    #[test]
+    fn wdl_sums_to_1000_and_rises_with_the_score() {
+        let mut last_w = 0;
+        let mut last_l = 1000;
+        for cp in (-3000..=3000).step_by(25) {
+            let (w, d, l) = WDL_MODEL.wdl(Score::cp(cp));
+            assert_eq!(w + d + l, 1000, "{cp}");
+            assert!(w >= last_w && l <= last_l, "not monotonic at {cp}");
+            (last_w, last_l) = (w, l);
+        }
+        assert!(WDL_MODEL.wdl(Score::cp(800)).0 > WDL_MODEL.wdl(Score::cp(100)).0);
+        assert_eq!(WDL_MODEL.wdl(Score::mate_in(3)), (1000, 0, 0));
+        assert_eq!(WDL_MODEL.wdl(Score::mated_in(4)), (0, 0, 1000));
+        let (w, d, l) = WDL_MODEL.wdl(Score::DRAW);
+        assert_eq!(w, l);
+        assert!(d > 0);
     }
 }

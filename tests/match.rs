@@ -59,10 +59,8 @@ fn short_self_play_match_and_pgn_round_trip() {
         // Even rounds swap colours: the same two names, reversed.
         assert!(g.red().is_some() && g.tag("Black").is_some());
         // Games from the built-in openings carry the opening moves from the start position.
-        let openings = chariot::tools::matchrunner::parse_openings(
-            chariot::tools::matchrunner::DEFAULT_OPENINGS,
-        )
-        .expect("openings");
+        let openings = chariot::tools::openings::parse(chariot::tools::openings::DEFAULT_OPENINGS)
+            .expect("openings");
         let opening = &openings[(round - 1) / 2];
         assert_eq!(&g.game.moves()[..opening.moves.len()], &opening.moves[..]);
         // Every game ended by rule or position here; the referee agrees on replay.
@@ -330,9 +328,8 @@ fn sixty_move_rule_and_mates() {
 
 #[test]
 fn default_openings_are_legal_and_about_a_hundred() {
-    let o =
-        chariot::tools::matchrunner::parse_openings(chariot::tools::matchrunner::DEFAULT_OPENINGS)
-            .expect("legal openings");
+    let o = chariot::tools::openings::parse(chariot::tools::openings::DEFAULT_OPENINGS)
+        .expect("legal openings");
     assert!((95..=110).contains(&o.len()), "{}", o.len());
 }
 

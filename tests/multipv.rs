@@ -4,7 +4,7 @@
 mod common;
 
 use chariot::board::{Game, Move, Position};
-use chariot::search::{Control, Info, InfoSink, Limits, Searcher};
+use chariot::search::{Info, InfoSink, Limits, Searcher, Signals};
 use common::depth;
 use std::sync::Arc;
 
@@ -26,7 +26,7 @@ fn run(fen: &str, multipv: usize, threads: usize, limits: Limits) -> (Vec<Info>,
     let r = s.search(
         &Game::new(pos.clone()),
         &limits,
-        &Arc::new(Control::new(false)),
+        &Arc::new(Signals::new(false)),
         &mut rec,
     );
     let last = rec.0.last().expect("an iteration").depth;

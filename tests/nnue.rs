@@ -5,8 +5,9 @@ use chariot::board::{Color, Move, Position};
 use chariot::eval::nnue::accumulator::{self, AccumulatorStack};
 use chariot::eval::nnue::network::{Network, NetworkError};
 use chariot::eval::nnue::{default_network, simd};
-use chariot::tools::datagen::{self, record, DatagenArgs};
-use chariot::tools::train::{self, model::Model, TrainArgs};
+use chariot::tools::nnue::datagen::{self, DatagenArgs};
+use chariot::tools::nnue::record;
+use chariot::tools::nnue::train::{self, model::Model, TrainArgs};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::PathBuf;
@@ -333,8 +334,8 @@ fn datagen_then_train_lowers_the_validation_loss() {
 #[test]
 fn the_search_evaluates_with_the_network_and_switches_back() {
     use chariot::board::Game;
-    use chariot::search::{Control, Limits, NullSink, Searcher};
-    use chariot::tools::bench;
+    use chariot::search::bench;
+    use chariot::search::{Limits, NullSink, Searcher, Signals};
     let net = default_network();
     let mut s = Searcher::new(4);
     let limits = Limits {
@@ -345,8 +346,8 @@ fn the_search_evaluates_with_the_network_and_switches_back() {
         let game = Game::new(pos.clone());
         s.set_network(Some(Arc::clone(&net)));
         assert!(s.network().is_some());
-        let control = Arc::new(Control::new(false));
-        let r = s.search(&game, &limits, &control, &mut NullSink);
+        let signals = Arc::new(Signals::new(false));
+        let r = s.search(&game, &limits, &signals, &mut NullSink);
         if let Some(m) = r.best {
             assert!(pos.is_legal(m));
         }

@@ -2,8 +2,8 @@
 
 mod common;
 
+use chariot::board::perft::{divide, perft};
 use chariot::board::Position;
-use chariot::tools::perft::{divide, perft};
 
 #[test]
 fn start_position_depths_1_to_5() {

@@ -5,7 +5,7 @@
 use chariot::board::chase::{chased_by, perpetual_chasers, verdict, Verdict};
 use chariot::board::rules::{Outcome, Reason};
 use chariot::board::{Color, Game, Position};
-use chariot::tools::judge::{judge, judge_pgn, judge_text};
+use chariot::tools::matches::judge::{judge, judge_pgn, judge_text};
 
 /// Lines (1-based) where our verdict deliberately differs from pyffish's, and why. pyffish
 /// approximates protection; we ask whether a legal recapture exists after the capture.

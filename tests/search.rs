@@ -7,13 +7,13 @@ use chariot::board::rules::{Outcome, Reason};
 use chariot::board::{Color, Game, Position};
 use chariot::protocol::output::{uci, UciScore};
 use chariot::score::Score;
-use chariot::search::{Control, Limits, NullSink, SearchResult, Searcher};
+use chariot::search::{Limits, NullSink, SearchResult, Searcher, Signals};
 use common::depth;
 use std::sync::Arc;
 
 fn search(game: &Game, limits: Limits) -> SearchResult {
     let mut s = Searcher::new(16);
-    s.search(game, &limits, &Arc::new(Control::new(false)), &mut NullSink)
+    s.search(game, &limits, &Arc::new(Signals::new(false)), &mut NullSink)
 }
 
 #[test]
@@ -177,9 +177,9 @@ fn bench_signature_is_deterministic() {
         .trim()
         .parse()
         .expect("signature file holds a number");
-    let depth = chariot::tools::bench::DEFAULT_DEPTH;
-    let (a, _) = chariot::tools::bench::bench(depth);
-    let (b, _) = chariot::tools::bench::bench(depth);
+    let depth = chariot::search::bench::DEFAULT_DEPTH;
+    let (a, _) = chariot::search::bench::bench(depth);
+    let (b, _) = chariot::search::bench::bench(depth);
     assert_eq!(a, b, "bench is deterministic");
     assert_eq!(
         a, expected,

@@ -5,7 +5,7 @@ mod common;
 
 use chariot::board::{Game, Position};
 use chariot::protocol::output::{uci, UciScore};
-use chariot::search::{Control, Limits, NullSink, Searcher};
+use chariot::search::{Limits, NullSink, Searcher, Signals};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -35,7 +35,7 @@ fn mates(threads: usize) {
         let r = s.search(
             &game,
             &limits,
-            &Arc::new(Control::new(false)),
+            &Arc::new(Signals::new(false)),
             &mut NullSink,
         );
         let best = r.best.expect("a move");
@@ -79,7 +79,7 @@ fn resizing_and_new_games_between_searches() {
         let r = s.search(
             &game,
             &limits,
-            &Arc::new(Control::new(false)),
+            &Arc::new(Signals::new(false)),
             &mut NullSink,
         );
         assert!(Position::startpos().is_legal(r.best.expect("move")));
@@ -95,8 +95,8 @@ fn resizing_and_new_games_between_searches() {
 fn stop_reaches_every_thread_at_once() {
     let mut s = Searcher::new(16);
     s.set_threads(4);
-    let control = Arc::new(Control::new(false));
-    let c = Arc::clone(&control);
+    let signals = Arc::new(Signals::new(false));
+    let c = Arc::clone(&signals);
     let h = std::thread::spawn(move || {
         let limits = Limits {
             infinite: true,
@@ -107,7 +107,7 @@ fn stop_reaches_every_thread_at_once() {
     });
     std::thread::sleep(Duration::from_millis(300));
     let t = Instant::now();
-    control.stop();
+    signals.stop();
     let (r, s) = h.join().expect("search thread");
     assert!(
         t.elapsed() < Duration::from_millis(50),

@@ -10,6 +10,7 @@ pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod rules;

@@ -1,17 +1,17 @@
 //! The engine process: UCI and UCCI over stdin/stdout.
 //!
 //! A reader thread turns stdin into lines (raw bytes, lossy UTF-8, `\r` stripped, lines over
-//! 1 MiB discarded) and hands them to the controller (`engine`), which owns the game state and
+//! 1 MiB discarded) and hands them to the controller (`controller`), which owns the game state and
 //! runs searches on their own thread. `output` owns stdout: one locked writer, whole lines.
 //! Commands are parsed by `command`; options live in `options`.
 
 pub mod command;
-pub mod engine;
-pub mod limits;
+pub mod controller;
+pub mod go;
 pub mod options;
 pub mod output;
 
-use engine::{Controller, Event};
+use controller::{Controller, Event};
 use output::Out;
 use std::io::{BufRead, IsTerminal};
 use std::sync::mpsc::{self, Sender};
@@ -46,8 +46,8 @@ pub fn run() {
     if std::io::stdin().is_terminal() {
         out.line(&format!(
             "{} by {} (UCI or UCCI; type `help`)",
-            engine::NAME,
-            engine::AUTHOR
+            controller::NAME,
+            controller::AUTHOR
         ));
     }
     let (tx, rx) = mpsc::channel();

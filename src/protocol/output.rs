@@ -120,7 +120,7 @@ pub fn info_line(dialect: Dialect, info: &Info, multi: bool, wdl: bool) -> Strin
     s.push(' ');
     s.push_str(&score_text(dialect, info.score));
     if wdl {
-        let (w, d, l) = crate::tools::wdl::MODEL.wdl(info.score);
+        let (w, d, l) = crate::score::WDL_MODEL.wdl(info.score);
         s.push_str(&format!(" wdl {w} {d} {l}"));
     }
     s.push_str(&format!(" nodes {} nps {}", info.nodes, info.nps));

@@ -1,5 +1,5 @@
 //! What a search may spend (`Limits`, filled from a `go` command) and the flags shared with the
-//! thread that controls it (`Control`: stop, ponder).
+//! thread that controls it (`Signals`: stop, ponder).
 
 use crate::board::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -42,7 +42,7 @@ pub struct Limits {
 
 /// Flags shared between the search thread and the thread that controls it.
 #[derive(Debug)]
-pub struct Control {
+pub struct Signals {
     stop: AtomicBool,
     pondering: AtomicBool,
     start: Instant,
@@ -50,16 +50,16 @@ pub struct Control {
     clock_origin_ms: AtomicU64,
 }
 
-impl Control {
+impl Signals {
     /// New flags; the clock starts now. `pondering`: a `go ponder` search (no time limit and the
     /// result is held until `ponderhit` or `stop`).
-    pub fn new(pondering: bool) -> Control {
-        Control::started_at(pondering, Instant::now())
+    pub fn new(pondering: bool) -> Signals {
+        Signals::started_at(pondering, Instant::now())
     }
 
     /// New flags with the clock running since `start` (when the `go` was read).
-    pub fn started_at(pondering: bool, start: Instant) -> Control {
-        Control {
+    pub fn started_at(pondering: bool, start: Instant) -> Signals {
+        Signals {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             start,

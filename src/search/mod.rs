@@ -7,6 +7,7 @@
 //! returns it with the result. Progress goes out through an `InfoSink` as data; turning it into
 //! protocol text is the protocol's job.
 
+pub mod bench;
 pub mod limits;
 pub mod negamax;
 pub mod ordering;
@@ -15,7 +16,7 @@ pub mod threads;
 pub mod time;
 pub mod tt;
 
-pub use limits::{Clock, Control, Limits};
+pub use limits::{Clock, Limits, Signals};
 pub use tt::Bound;
 
 use crate::board::{Game, Move, Position};
@@ -113,7 +114,7 @@ pub struct Searcher {
     stack: Vec<Frame>,
     pv: Box<[[Option<Move>; PLIES]; PLIES]>,
     pv_len: [usize; PLIES],
-    control: Arc<Control>,
+    signals: Arc<Signals>,
     hard_ms: Option<u64>,
     node_limit: Option<u64>,
     can_abort: bool,
@@ -159,7 +160,7 @@ impl Searcher {
             stack: Vec::new(),
             pv: Box::new([[None; PLIES]; PLIES]),
             pv_len: [0; PLIES],
-            control: Arc::new(Control::new(false)),
+            signals: Arc::new(Signals::new(false)),
             hard_ms: None,
             node_limit: None,
             can_abort: false,
@@ -243,8 +244,8 @@ impl Searcher {
         })
     }
 
-    fn setup(&mut self, game: &Game, control: &Arc<Control>) {
-        self.control = Arc::clone(control);
+    fn setup(&mut self, game: &Game, signals: &Arc<Signals>) {
+        self.signals = Arc::clone(signals);
         self.nodes = 0;
         self.seldepth = 0;
         self.aborted = false;
@@ -287,7 +288,7 @@ impl Searcher {
 
     /// Whether this search must end now: stopped by the GUI, or (helpers) by the main thread.
     fn halted(&self) -> bool {
-        self.control.stopped()
+        self.signals.stopped()
             || self
                 .halt
                 .as_ref()
@@ -305,7 +306,7 @@ impl Searcher {
         // The hard time limit holds even before the first iteration completes (the answer is
         // then the hash move or the first legal move): never lose on time.
         if let Some(h) = self.hard_ms {
-            if !self.control.pondering() && self.control.clock_ms() >= h {
+            if !self.signals.pondering() && self.signals.clock_ms() >= h {
                 self.aborted = true;
             }
         }
@@ -321,8 +322,8 @@ impl Searcher {
 
     /// Quiescence score of the current position (UCCI `go depth 0`).
     pub fn quiescence_score(&mut self, game: &Game) -> Score {
-        let control = Arc::new(Control::new(false));
-        self.setup(game, &control);
+        let signals = Arc::new(Signals::new(false));
+        self.setup(game, &signals);
         self.can_abort = false;
         self.hard_ms = None;
         self.node_limit = None;
@@ -330,13 +331,13 @@ impl Searcher {
     }
 
     /// Searches the current position of `game` within `limits`. Returns when a limit is reached
-    /// or `control` is stopped; with `infinite` (or while pondering) it holds the result until
+    /// or `signals` is stopped; with `infinite` (or while pondering) it holds the result until
     /// stopped (or until `ponderhit` and a limit).
     pub fn search(
         &mut self,
         game: &Game,
         limits: &Limits,
-        control: &Arc<Control>,
+        signals: &Arc<Signals>,
         sink: &mut dyn InfoSink,
     ) -> SearchResult {
         let root_pos = game.position().clone();
@@ -351,7 +352,7 @@ impl Searcher {
                 root_moves = wanted;
             }
         }
-        self.setup(game, control);
+        self.setup(game, signals);
         if self.thread_id == 0 {
             self.tt.new_search();
         }
@@ -383,7 +384,7 @@ impl Searcher {
         let tt = Arc::clone(&self.tt);
         let network = self.network().cloned();
         self.pool
-            .start(game, limits, control, &tt, self.multipv, network.as_ref());
+            .start(game, limits, signals, &tt, self.multipv, network.as_ref());
         for depth in 1..=max_depth {
             if threads::skips(self.thread_id, depth) && depth < max_depth {
                 continue;
@@ -466,7 +467,7 @@ impl Searcher {
             result.depth = depth;
             prev_score = score;
             self.can_abort = depth >= limits.min_depth.unwrap_or(1);
-            let elapsed = self.control.elapsed_ms();
+            let elapsed = self.signals.elapsed_ms();
             let nodes = self.total_nodes();
             for (k, l) in lines.iter().enumerate() {
                 sink.iteration(&Info {
@@ -494,10 +495,10 @@ impl Searcher {
                 }
             }
             if let Some(b) = budget {
-                if !self.control.pondering() {
+                if !self.signals.pondering() {
                     let scale = 1.0 + instability.min(1.5);
                     let soft = (b.target as f64 * 0.6 * scale) as u64;
-                    if self.control.clock_ms() >= soft.min(b.hard) {
+                    if self.signals.clock_ms() >= soft.min(b.hard) {
                         break;
                     }
                 }
@@ -516,7 +517,7 @@ impl Searcher {
             }
         }
         // Hold the result while the GUI still waits for `stop` (infinite, or pondering).
-        while (limits.infinite || self.control.pondering()) && !self.halted() {
+        while (limits.infinite || self.signals.pondering()) && !self.halted() {
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
         self.pool.stop();

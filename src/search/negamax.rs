@@ -11,7 +11,8 @@ use super::tt::{Bound, Hit};
 use super::Searcher;
 use crate::board::chase::{perpetual_chasers, unwind};
 use crate::board::{Move, PieceKind, Position};
-use crate::eval::{evaluate, VALUES};
+use crate::eval::classical::evaluate;
+use crate::psq::VALUES;
 use crate::score::{Score, MAX_PLY};
 
 /// One ply of the search stack (game history below the root).

@@ -2,7 +2,7 @@
 //! killers, counter-moves, then quiet moves by history.
 
 use crate::board::{Move, MoveList, PieceKind, Position};
-use crate::eval::VALUES;
+use crate::psq::VALUES;
 
 /// History scores are kept within ±`HISTORY_MAX`.
 pub const HISTORY_MAX: i32 = 16_384;

@@ -3,13 +3,13 @@
 //!
 //! During a search every helper searches the same root as the main thread with no limit of
 //! its own; what it finds reaches the main thread only through the table. Helpers stop when
-//! the search's `Control` is stopped (a GUI `stop`/`quit` reaches them at once) or when the
+//! the search's `Signals` is stopped (a GUI `stop`/`quit` reaches them at once) or when the
 //! main thread raises the pool's halt flag as its own search ends; the main thread then waits
 //! until every helper is idle, so no helper outlives the search it belongs to. The main
 //! thread's result is the answer; helpers only publish their node counts.
 
 use super::tt::Table;
-use super::{Control, Limits, NullSink, Searcher};
+use super::{Limits, NullSink, Searcher, Signals};
 use crate::board::Game;
 use crate::eval::nnue::Network;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -23,7 +23,7 @@ pub const MAX_THREADS: usize = 1024;
 struct Job {
     game: Game,
     limits: Limits,
-    control: Arc<Control>,
+    signals: Arc<Signals>,
     tt: Arc<Table>,
     multipv: usize,
     network: Option<Arc<Network>>,
@@ -74,7 +74,7 @@ impl Pool {
                                 s.tt = job.tt;
                                 s.multipv = job.multipv;
                                 s.use_network(job.network);
-                                s.search(&job.game, &job.limits, &job.control, &mut NullSink);
+                                s.search(&job.game, &job.limits, &job.signals, &mut NullSink);
                             }
                             Message::Clear => s.heur.clear(),
                             Message::Quit => break,
@@ -105,7 +105,7 @@ impl Pool {
         &mut self,
         game: &Game,
         limits: &Limits,
-        control: &Arc<Control>,
+        signals: &Arc<Signals>,
         tt: &Arc<Table>,
         multipv: usize,
         network: Option<&Arc<Network>>,
@@ -124,7 +124,7 @@ impl Pool {
             let _ = w.to.send(Message::Search(Box::new(Job {
                 game: game.clone(),
                 limits: limits.clone(),
-                control: Arc::clone(control),
+                signals: Arc::clone(signals),
                 tt: Arc::clone(tt),
                 multipv,
                 network: network.cloned(),

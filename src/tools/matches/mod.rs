@@ -11,11 +11,11 @@
 
 pub mod engine;
 pub mod game;
-pub mod openings;
+pub mod judge;
 pub mod stats;
 
-pub use game::{Control, ControlError, Setup};
-pub use openings::{parse as parse_openings, Opening, OpeningsError, DEFAULT_OPENINGS};
+pub use crate::tools::openings::{Opening, OpeningsError, DEFAULT_OPENINGS};
+pub use game::{Setup, TimeControl, TimeControlError};
 pub use stats::SprtError;
 
 use crate::tools::pgn;
@@ -121,7 +121,7 @@ pub enum MatchError {
     Option(String),
     /// The limit per move (`--depth`, `--nodes`, `--movetime`, `--tc`).
     #[error(transparent)]
-    Control(#[from] ControlError),
+    TimeControl(#[from] TimeControlError),
     /// The `--sprt` spec.
     #[error(transparent)]
     Sprt(#[from] SprtError),
@@ -176,14 +176,14 @@ fn parse_options(v: &[String]) -> Result<Vec<(String, String)>, MatchError> {
         .collect()
 }
 
-fn control(args: &MatchArgs) -> Result<Control, ControlError> {
+fn control(args: &MatchArgs) -> Result<TimeControl, TimeControlError> {
     match (args.depth, args.nodes, args.movetime, &args.tc) {
-        (Some(d), None, None, None) => Ok(Control::Depth(d.max(1))),
-        (None, Some(n), None, None) => Ok(Control::Nodes(n.max(1))),
-        (None, None, Some(t), None) => Ok(Control::MoveTime(t.max(1))),
-        (None, None, None, Some(tc)) => Control::parse_tc(tc),
-        (None, None, None, None) => Ok(Control::Depth(4)),
-        _ => Err(ControlError::Conflict),
+        (Some(d), None, None, None) => Ok(TimeControl::Depth(d.max(1))),
+        (None, Some(n), None, None) => Ok(TimeControl::Nodes(n.max(1))),
+        (None, None, Some(t), None) => Ok(TimeControl::MoveTime(t.max(1))),
+        (None, None, None, Some(tc)) => TimeControl::parse_tc(tc),
+        (None, None, None, None) => Ok(TimeControl::Depth(4)),
+        _ => Err(TimeControlError::Conflict),
     }
 }
 
@@ -237,7 +237,7 @@ pub fn setup(args: &MatchArgs) -> Result<Setup, MatchError> {
             )?,
         ],
         control: control(args)?,
-        openings: parse_openings(&text)?,
+        openings: crate::tools::openings::parse(&text)?,
         maxplies: args.maxplies.max(1),
         margin: args.margin,
         timeout: args.timeout.max(1),
@@ -526,14 +526,14 @@ mod tests {
         let a = parse(&["--tc", "40/60+1", "--timemargin", "50"]).unwrap();
         assert_eq!(
             control(&a),
-            Ok(Control::Clock {
+            Ok(TimeControl::Clock {
                 base: 60_000,
                 inc: 1000,
                 moves: Some(40)
             })
         );
         assert_eq!(a.margin, 50);
-        assert_eq!(control(&parse(&[]).unwrap()), Ok(Control::Depth(4)));
+        assert_eq!(control(&parse(&[]).unwrap()), Ok(TimeControl::Depth(4)));
         assert!(control(&parse(&["--depth", "2", "--nodes", "5"]).unwrap()).is_err());
         assert_eq!(
             parse_options(&["Hash=64".into(), "Clear Hash".into()]).unwrap(),

@@ -9,16 +9,16 @@
 //! next game.
 
 use super::engine::{Answer, Engine, EngineError, EngineSpec, Go, Thought};
-use super::openings::Opening;
 use crate::board::rules::Outcome;
 use crate::board::{Color, Game, Move};
+use crate::tools::openings::Opening;
 use crate::tools::pgn::Record;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// How long each move may take.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Control {
+pub enum TimeControl {
     /// Fixed depth per move.
     Depth(u32),
     /// Fixed nodes per move.
@@ -39,7 +39,7 @@ pub enum Control {
 
 /// Why the limit per move of a match could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ControlError {
+pub enum TimeControlError {
     /// A clock spec (`--tc`) that is not `[MOVES/]BASE[+INC]`; carries the spec as given.
     #[error("bad --tc '{0}': expected [MOVES/]BASE[+INC], seconds")]
     Tc(String),
@@ -48,11 +48,11 @@ pub enum ControlError {
     Conflict,
 }
 
-impl Control {
+impl TimeControl {
     /// Parses `[MOVES/]BASE[+INC]` with times in seconds (`BASE` may be `MIN:SEC`), e.g.
     /// `10+0.1`, `40/60`, `1:30+1`.
-    pub fn parse_tc(tc: &str) -> Result<Control, ControlError> {
-        let bad = || ControlError::Tc(tc.to_string());
+    pub fn parse_tc(tc: &str) -> Result<TimeControl, TimeControlError> {
+        let bad = || TimeControlError::Tc(tc.to_string());
         let (moves, rest) = match tc.split_once('/') {
             Some((m, r)) => (
                 Some(
@@ -67,7 +67,7 @@ impl Control {
             None => (None, tc),
         };
         let (b, i) = rest.split_once('+').unwrap_or((rest, "0"));
-        let secs = |s: &str| -> Result<f64, ControlError> {
+        let secs = |s: &str| -> Result<f64, TimeControlError> {
             let s = s.trim();
             let v = match s.split_once(':') {
                 Some((m, sec)) => {
@@ -87,13 +87,13 @@ impl Control {
         if base == 0 {
             return Err(bad());
         }
-        Ok(Control::Clock { base, inc, moves })
+        Ok(TimeControl::Clock { base, inc, moves })
     }
 
     /// The PGN `TimeControl` value for clocks (seconds), `None` otherwise.
     pub fn pgn_time_control(&self) -> Option<String> {
         match *self {
-            Control::Clock { base, inc, moves } => {
+            TimeControl::Clock { base, inc, moves } => {
                 let secs = |ms: u64| {
                     let s = format!("{:.3}", ms as f64 / 1000.0);
                     s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -118,7 +118,7 @@ pub struct Setup {
     /// The two engines (engine 1, engine 2).
     pub specs: [EngineSpec; 2],
     /// Time or search limit per move.
-    pub control: Control,
+    pub control: TimeControl,
     /// Openings, cycled through.
     pub openings: Vec<Opening>,
     /// Length cap in plies (opening moves included).
@@ -208,7 +208,7 @@ pub fn play(
         }
     });
     let (mut clocks, mut made) = ([0i64; 2], [0u32; 2]);
-    if let Control::Clock { base, .. } = setup.control {
+    if let TimeControl::Clock { base, .. } = setup.control {
         clocks = [base as i64; 2];
     }
     let (result, why): (Option<Color>, String) = loop {
@@ -229,10 +229,10 @@ pub fn play(
             break lose(e.to_string());
         };
         let (go, wait) = match setup.control {
-            Control::Depth(d) => (Go::Depth(d), setup.timeout),
-            Control::Nodes(n) => (Go::Nodes(n), setup.timeout),
-            Control::MoveTime(t) => (Go::MoveTime(t), t + setup.margin),
-            Control::Clock { inc, moves, .. } => (
+            TimeControl::Depth(d) => (Go::Depth(d), setup.timeout),
+            TimeControl::Nodes(n) => (Go::Nodes(n), setup.timeout),
+            TimeControl::MoveTime(t) => (Go::MoveTime(t), t + setup.margin),
+            TimeControl::Clock { inc, moves, .. } => (
                 Go::Clock {
                     red: clocks[0].max(1) as u64,
                     black: clocks[1].max(1) as u64,
@@ -250,7 +250,10 @@ pub fn play(
                 // A crashed, hung or unresponsive engine is not reused.
                 engines[order[si]] = None;
                 break lose(match (e, setup.control) {
-                    (EngineError::Timeout, Control::Clock { .. } | Control::MoveTime(_)) => {
+                    (
+                        EngineError::Timeout,
+                        TimeControl::Clock { .. } | TimeControl::MoveTime(_),
+                    ) => {
                         format!("lost on time (no move within {wait} ms)")
                     }
                     (EngineError::Timeout, _) => format!("hung (no move in {wait} ms)"),
@@ -259,7 +262,7 @@ pub fn play(
             }
         };
         match setup.control {
-            Control::Clock { base, inc, moves } => {
+            TimeControl::Clock { base, inc, moves } => {
                 let left = clocks[si];
                 clocks[si] -= ms as i64;
                 if clocks[si] < -(setup.margin as i64) {
@@ -271,7 +274,7 @@ pub fn play(
                     clocks[si] += base as i64;
                 }
             }
-            Control::MoveTime(t) if ms > t + setup.margin => {
+            TimeControl::MoveTime(t) if ms > t + setup.margin => {
                 break lose(format!("lost on time ({ms} ms used, {t} ms allowed)"));
             }
             _ => {}
@@ -337,48 +340,48 @@ mod tests {
     #[test]
     fn time_controls() {
         assert_eq!(
-            Control::parse_tc("10+0.1"),
-            Ok(Control::Clock {
+            TimeControl::parse_tc("10+0.1"),
+            Ok(TimeControl::Clock {
                 base: 10_000,
                 inc: 100,
                 moves: None
             })
         );
         assert_eq!(
-            Control::parse_tc("40/1:30"),
-            Ok(Control::Clock {
+            TimeControl::parse_tc("40/1:30"),
+            Ok(TimeControl::Clock {
                 base: 90_000,
                 inc: 0,
                 moves: Some(40)
             })
         );
-        assert!(Control::parse_tc("0+1").is_err());
-        assert!(Control::parse_tc("x").is_err());
-        assert!(Control::parse_tc("0/10").is_err());
-        assert!(Control::parse_tc("-5").is_err());
+        assert!(TimeControl::parse_tc("0+1").is_err());
+        assert!(TimeControl::parse_tc("x").is_err());
+        assert!(TimeControl::parse_tc("0/10").is_err());
+        assert!(TimeControl::parse_tc("-5").is_err());
         assert_eq!(
-            Control::parse_tc("2+0.02").unwrap().pgn_time_control(),
+            TimeControl::parse_tc("2+0.02").unwrap().pgn_time_control(),
             Some("2+0.02".into())
         );
         assert_eq!(
-            Control::parse_tc("40/60").unwrap().pgn_time_control(),
+            TimeControl::parse_tc("40/60").unwrap().pgn_time_control(),
             Some("40/60".into())
         );
-        assert_eq!(Control::Depth(3).pgn_time_control(), None);
+        assert_eq!(TimeControl::Depth(3).pgn_time_control(), None);
     }
 
     #[test]
     fn bad_clock_specs_are_named() {
         for bad in ["", "1+x", "a:30", "40/", "1e9"] {
             assert_eq!(
-                Control::parse_tc(bad).map_err(|e| e.to_string()),
+                TimeControl::parse_tc(bad).map_err(|e| e.to_string()),
                 Err(format!(
                     "bad --tc '{bad}': expected [MOVES/]BASE[+INC], seconds"
                 ))
             );
         }
         assert_eq!(
-            ControlError::Conflict.to_string(),
+            TimeControlError::Conflict.to_string(),
             "give one of --depth, --nodes, --movetime, --tc"
         );
     }

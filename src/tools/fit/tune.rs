@@ -9,7 +9,8 @@
 //! as Rust constants for `eval.rs`.
 
 use crate::board::{Color, Game, PieceKind, Position, Square};
-use crate::eval::{counts, evaluate, Counts, VALUES, WEIGHTS};
+use crate::eval::classical::{counts, evaluate, Counts, WEIGHTS};
+use crate::psq::VALUES;
 use crate::search::Searcher;
 use crate::tools::pgn;
 use std::fmt::Write as _;
@@ -96,7 +97,7 @@ fn current() -> Vec<f64> {
             }
         }
     }
-    let (mid, end) = crate::eval::king_tables();
+    let (mid, end) = crate::eval::classical::king_tables();
     for r in 0..3 {
         for f in 0..2 {
             p[KING + r * 2 + f] = mid[r][f] as f64;

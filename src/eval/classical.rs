@@ -8,13 +8,10 @@
 //! bottom cannon, advisors lost against two rooks); king safety as missing advisors and
 //! elephants weighed by the enemy's attacking pieces; side by side pawns across the river; a
 //! tempo bonus. The tables and `WEIGHTS` are fitted to games by `chariot tune`
-//! (`tools::tune`); the palace terms and the tempo are set by hand.
-
-pub mod nnue;
+//! (`tools::fit::tune`); the palace terms and the tempo are set by hand.
 
 use crate::board::{attacks, Bitboard, Color, PieceKind, Position, Square};
-use crate::psq;
-pub use crate::psq::VALUES;
+use crate::psq::{self, VALUES};
 use crate::score::Score;
 
 /// The king's place in its palace (files d–f, ranks 0–2 from its own side), in the middlegame:

@@ -4,7 +4,7 @@
 
 use crate::board::Square;
 use crate::eval::nnue::features::index;
-use crate::tools::datagen::record::{decode_all, Sample};
+use crate::tools::nnue::record::{decode_all, Sample};
 use std::path::Path;
 
 /// One training position.
@@ -106,11 +106,10 @@ pub fn load(paths: &[impl AsRef<Path>], share: f64, mirror: bool) -> Result<Spli
         split
             .validation
             .extend(samples[cut..].iter().map(Entry::from_sample));
-        split.classical.extend(
-            samples[cut..]
-                .iter()
-                .map(|s| s.position().map_or(0, |p| crate::eval::evaluate(&p).get())),
-        );
+        split.classical.extend(samples[cut..].iter().map(|s| {
+            s.position()
+                .map_or(0, |p| crate::eval::classical::evaluate(&p).get())
+        }));
     }
     Ok(split)
 }
@@ -119,7 +118,7 @@ pub fn load(paths: &[impl AsRef<Path>], share: f64, mirror: bool) -> Result<Spli
 mod tests {
     use super::*;
     use crate::board::{Color, Position};
-    use crate::tools::datagen::record::Wdl;
+    use crate::tools::nnue::record::Wdl;
 
     #[test]
     fn entries_list_both_views_and_mirror() {

@@ -13,14 +13,14 @@
 //! search ends, and the move it names is legal in the position searched.
 
 use super::command::{self, Command, GoArgs, PositionSpec};
-use super::limits::limits;
+use super::go::limits;
 use super::options::{Effect, Options};
 use super::output::{score_text, Out, ProtocolSink};
 use super::Dialect;
 use crate::board::{fen, Game, Move, Position};
 use crate::eval::nnue::Network;
 use crate::score::Score;
-use crate::search::{Bound, Control, SearchResult, Searcher};
+use crate::search::{Bound, SearchResult, Searcher, Signals};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
@@ -57,7 +57,7 @@ struct Running {
     id: u64,
     /// Set by the thread just before it writes its answer: the searcher is about to come back.
     finished: Arc<AtomicBool>,
-    control: Arc<Control>,
+    signals: Arc<Signals>,
     handle: JoinHandle<Outcome>,
     /// UCCI `ponderhit draw`: the opponent offered a draw (read when the move is written).
     draw_offer: Arc<AtomicBool>,
@@ -169,7 +169,7 @@ impl Controller {
 
     fn quit(&mut self) -> bool {
         if let Some(r) = &self.running {
-            r.control.stop();
+            r.signals.stop();
             self.quitting = true;
             return true;
         }
@@ -195,10 +195,10 @@ impl Controller {
         }
         match command::parse(&line) {
             Ok(Command::IsReady) if self.queue.is_empty() => self.out.line("readyok"),
-            Ok(Command::Stop) => r.control.stop(),
+            Ok(Command::Stop) => r.signals.stop(),
             Ok(Command::PonderHit { draw }) => {
-                if r.control.pondering() {
-                    r.control.ponderhit();
+                if r.signals.pondering() {
+                    r.signals.ponderhit();
                     if draw {
                         r.draw_offer.store(true, Ordering::SeqCst);
                     }
@@ -211,7 +211,7 @@ impl Controller {
             Ok(Command::Probe(_)) => self.out.line("pophash"),
             // A new search supersedes the running one: stop it, then start this one.
             Ok(Command::Go(_) | Command::Bench(_)) => {
-                r.control.stop();
+                r.signals.stop();
                 self.queue.push_back((line, self.received));
             }
             _ if !self.queue.is_empty() => self.queue.push_back((line, self.received)),
@@ -316,13 +316,13 @@ impl Controller {
             Command::Display => self.display(),
             Command::Eval => {
                 let pos = self.game.position();
-                for l in crate::eval::breakdown(pos).lines() {
+                for l in crate::eval::classical::breakdown(pos).lines() {
                     self.out.line(l);
                 }
                 let v = crate::eval::nnue::accumulator::evaluate(&self.network, pos);
                 self.out.line(&format!(
                     "classical {} network {v} (side to move; {} in use)",
-                    crate::eval::evaluate(pos),
+                    crate::eval::classical::evaluate(pos),
                     if self.options.use_nnue {
                         "network"
                     } else {
@@ -335,7 +335,7 @@ impl Controller {
                 let net = self.options.use_nnue.then(|| Arc::clone(&self.network));
                 self.spawn_task(move |s| {
                     let mut buf = Vec::new();
-                    let _ = crate::tools::bench::run(depth, net, &mut buf);
+                    let _ = crate::search::bench::run(depth, net, &mut buf);
                     (s, buf)
                 })
             }
@@ -484,7 +484,7 @@ impl Controller {
         self.running = Some(Running {
             id,
             finished,
-            control: Arc::new(Control::new(false)),
+            signals: Arc::new(Signals::new(false)),
             handle,
             draw_offer: Arc::new(AtomicBool::new(false)),
         });
@@ -506,7 +506,7 @@ impl Controller {
             self.spawn_task(move |s| {
                 let mut buf = Vec::new();
                 let mut timing = Vec::new();
-                let _ = crate::tools::perft::run(&root, depth, 1, &mut buf, &mut timing);
+                let _ = crate::board::perft::run(&root, depth, 1, &mut buf, &mut timing);
                 for l in String::from_utf8_lossy(&timing).lines() {
                     buf.extend_from_slice(format!("info string {l}\n").as_bytes());
                 }
@@ -555,7 +555,7 @@ impl Controller {
             allowed.clone()
         };
         let limits = limits(&args, root.side_to_move(), &self.options, root_moves);
-        let control = Arc::new(Control::started_at(args.ponder, self.received));
+        let signals = Arc::new(Signals::started_at(args.ponder, self.received));
         let Some(mut searcher) = self.searcher.take() else {
             return;
         };
@@ -579,13 +579,13 @@ impl Controller {
             .map_or(0, |d| d.subsec_nanos());
         let game = self.game.clone();
         let events = self.events.clone();
-        let thread_control = Arc::clone(&control);
+        let thread_signals = Arc::clone(&signals);
         let draw_offer = Arc::new(AtomicBool::new(args.draw));
         let thread_draw_offer = Arc::clone(&draw_offer);
         let (id, finished) = self.next_run();
         let thread_finished = Arc::clone(&finished);
         let handle = std::thread::spawn(move || {
-            let mut result = searcher.search(&game, &limits, &thread_control, &mut sink);
+            let mut result = searcher.search(&game, &limits, &thread_signals, &mut sink);
             if weak && !result.lines.is_empty() {
                 let mut x = seed | 1;
                 let i = crate::search::skill::pick(&result.lines, level, || {
@@ -612,7 +612,7 @@ impl Controller {
         self.running = Some(Running {
             id,
             finished,
-            control,
+            signals,
             handle,
             draw_offer,
         });

@@ -13,15 +13,13 @@
 //! number of threads; different seeds give shards that are simply concatenated. Ctrl-C stops
 //! the workers: games finished so far are written whole, so the file stays valid.
 
-pub mod record;
-
+use super::record::{self, Sample, Wdl, RECORD_BYTES};
 use crate::board::rules::Outcome;
 use crate::board::{Color, Game, Move, Position};
-use crate::search::{Control, Limits, NullSink, Searcher};
-use crate::tools::matchrunner::openings::{self, Opening, DEFAULT_OPENINGS};
+use crate::search::{Limits, NullSink, Searcher, Signals};
+use crate::tools::openings::{self, Opening, DEFAULT_OPENINGS};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use record::{Sample, Wdl, RECORD_BYTES};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -160,7 +158,7 @@ fn play(
     let mut rng = game_rng(args.seed, index);
     let mut game = start(openings, &mut rng, args.random_plies);
     searcher.clear();
-    let (limits, control) = node_limits(args);
+    let (limits, signals) = node_limits(args);
     let mut kept: Vec<(Position, i16)> = Vec::new();
     let (mut win_streak, mut win_sign, mut draw_streak) = (0u32, 0i32, 0u32);
     let red = loop {
@@ -174,7 +172,7 @@ fn play(
                 Outcome::Draw(_) => Wdl::Draw,
             };
         }
-        let r = searcher.search(&game, &limits, &control, &mut NullSink);
+        let r = searcher.search(&game, &limits, &signals, &mut NullSink);
         let Some(best) = r.best else {
             // No legal move: `outcome` would have ended the game.
             break Wdl::Draw;
@@ -215,15 +213,15 @@ fn play(
     })
 }
 
-/// The limits of every datagen search, the node budget, and a control that never stops it.
-fn node_limits(args: &DatagenArgs) -> (Limits, Arc<Control>) {
+/// The limits of every datagen search, the node budget, and a signals that never stops it.
+fn node_limits(args: &DatagenArgs) -> (Limits, Arc<Signals>) {
     let limits = Limits {
         nodes: Some(args.nodes.max(1)),
         // A safety net only: a node-limited search normally takes milliseconds.
         movetime: Some(SAFETY_MS),
         ..Default::default()
     };
-    (limits, Arc::new(Control::new(false)))
+    (limits, Arc::new(Signals::new(false)))
 }
 
 /// Keeps `pos` for training if it is not in check, its best move is not a capture and its
@@ -279,14 +277,14 @@ fn label(
     stop: &AtomicBool,
 ) -> Option<Played> {
     searcher.clear();
-    let (limits, control) = node_limits(args);
+    let (limits, signals) = node_limits(args);
     let mut game = Game::new(rec.game.start().clone());
     let mut kept = Vec::new();
     for &m in rec.game.moves() {
         if stopped(stop) {
             return None;
         }
-        let r = searcher.search(&game, &limits, &control, &mut NullSink);
+        let r = searcher.search(&game, &limits, &signals, &mut NullSink);
         if let Some(best) = r.best {
             keep(&mut kept, game.position(), best, r.score.get());
         }

@@ -5,7 +5,7 @@
 //! default evaluation (the embedded network) unless another is asked for.
 
 use crate::board::{Game, Position};
-use crate::search::{Control, Limits, NullSink, Searcher};
+use crate::search::{Limits, NullSink, Searcher, Signals};
 use std::time::Instant;
 
 /// The bench positions (FENs), one per line of `positions/bench.epd`.
@@ -42,7 +42,7 @@ pub fn bench_with(
         let r = searcher.search(
             &Game::new(pos),
             &limits,
-            &std::sync::Arc::new(Control::new(false)),
+            &std::sync::Arc::new(Signals::new(false)),
             &mut NullSink,
         );
         secs += start.elapsed().as_secs_f64();

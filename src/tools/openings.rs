@@ -8,7 +8,7 @@
 use crate::board::{FenError, Game, GameError, Move, Position, START_FEN};
 
 /// The built-in openings: about a hundred balanced lines of common Xiangqi opening theory.
-pub const DEFAULT_OPENINGS: &str = include_str!("../../../positions/openings.txt");
+pub const DEFAULT_OPENINGS: &str = include_str!("../../positions/openings.txt");
 
 /// One opening: a start position and the moves played from it before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,61 +1,24 @@
-//! Win/draw/loss from a score: the model behind `UCI_ShowWDL`, and the maximum-likelihood fit
-//! of its two constants to recorded self-play games (`chariot wdl-fit FILE.pgn…`).
-//!
-//! Model: win(s) = 1 / (1 + exp(−(s − a) / b)), loss(s) = win(−s), draw = the rest, with s in
-//! centipawns from the side to move's view. `a ≥ 0` keeps the draw share non-negative.
+//! `chariot wdl-fit FILE.pgn…`: the maximum-likelihood fit of the win/draw/loss model
+//! (`score::WdlModel`, which `UCI_ShowWDL` prints) to the scored moves of recorded games. It
+//! prints the constant `score::WDL_MODEL` to paste into `score.rs`.
 
-use super::pgn::Parsed;
-use crate::score::Score;
+use crate::score::WdlModel;
+use crate::tools::pgn::Parsed;
 
-/// The model's constants, in centipawns.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Model {
-    /// Score at which a win is as likely as not.
-    pub a: f64,
-    /// Spread: how fast the win chance rises with the score.
-    pub b: f64,
-}
-
-/// The constants fitted to 200 self-play games of Chariot (the network) at 1 s + 0.01 s (see
-/// the README).
-pub const MODEL: Model = Model { a: 419.1, b: 211.1 };
-
-impl Model {
-    fn win(&self, cp: f64) -> f64 {
-        1.0 / (1.0 + (-(cp - self.a) / self.b).exp())
-    }
-
-    /// Win, draw and loss chances in per mille (summing to 1000) for `score`; a proven win
-    /// (mate or rule win) is 1000/0/0, a proven loss 0/0/1000.
-    pub fn wdl(&self, score: Score) -> (u32, u32, u32) {
-        if score.is_decisive() {
-            return if score > Score::DRAW {
-                (1000, 0, 0)
-            } else {
-                (0, 0, 1000)
+/// The model's log-likelihood of `samples` (the fit maximises it).
+fn log_likelihood(model: &WdlModel, samples: &[(f64, Outcome)]) -> f64 {
+    samples
+        .iter()
+        .map(|&(s, o)| {
+            let p = match o {
+                Outcome::Win => model.win(s),
+                Outcome::Loss => model.win(-s),
+                Outcome::Draw => 1.0 - model.win(s) - model.win(-s),
             };
-        }
-        let s = score.get() as f64;
-        let w = (1000.0 * self.win(s)).round() as u32;
-        let l = ((1000.0 * self.win(-s)).round() as u32).min(1000 - w);
-        (w, 1000 - w - l, l)
-    }
-
-    fn log_likelihood(&self, samples: &[(f64, Outcome)]) -> f64 {
-        samples
-            .iter()
-            .map(|&(s, o)| {
-                let p = match o {
-                    Outcome::Win => self.win(s),
-                    Outcome::Loss => self.win(-s),
-                    Outcome::Draw => 1.0 - self.win(s) - self.win(-s),
-                };
-                p.max(1e-12).ln()
-            })
-            .sum()
-    }
+            p.max(1e-12).ln()
+        })
+        .sum()
 }
-
 /// A game's result from one side's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -104,19 +67,19 @@ pub fn samples(games: &[Parsed]) -> Vec<(f64, Outcome)> {
 }
 
 /// The maximum-likelihood model for `samples`: a coarse grid, then finer grids around the best.
-pub fn fit(samples: &[(f64, Outcome)]) -> Model {
-    let mut best = Model { a: 100.0, b: 100.0 };
-    let mut best_ll = best.log_likelihood(samples);
+pub fn fit(samples: &[(f64, Outcome)]) -> WdlModel {
+    let mut best = WdlModel { a: 100.0, b: 100.0 };
+    let mut best_ll = log_likelihood(&best, samples);
     let (mut step_a, mut step_b) = (50.0, 50.0);
     let mut centre = best;
     for _ in 0..12 {
         for i in -8..=8 {
             for j in -8..=8 {
-                let m = Model {
+                let m = WdlModel {
                     a: (centre.a + i as f64 * step_a).max(0.0),
                     b: (centre.b + j as f64 * step_b).max(1.0),
                 };
-                let ll = m.log_likelihood(samples);
+                let ll = log_likelihood(&m, samples);
                 if ll > best_ll {
                     best_ll = ll;
                     best = m;
@@ -135,7 +98,7 @@ pub fn run(files: &[String]) -> Result<String, String> {
     let mut games = Vec::new();
     for f in files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
-        games.extend(super::pgn::read(&text).map_err(|e| format!("{f}: {e}"))?);
+        games.extend(crate::tools::pgn::read(&text).map_err(|e| format!("{f}: {e}"))?);
     }
     let s = samples(&games);
     if s.is_empty() {
@@ -146,7 +109,7 @@ pub fn run(files: &[String]) -> Result<String, String> {
     Ok(format!(
         "games {} positions {} (mover won {}, drawn {}, lost {})\n\
          a = {:.1} cp, b = {:.1} cp\n\
-         pub const MODEL: Model = Model {{ a: {:.1}, b: {:.1} }};",
+         pub const MODEL: Model = WdlModel {{ a: {:.1}, b: {:.1} }};",
         games.len(),
         s.len(),
         count(Outcome::Win),
@@ -164,27 +127,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sums_to_1000_and_rises_with_the_score() {
-        let mut last_w = 0;
-        let mut last_l = 1000;
-        for cp in (-3000..=3000).step_by(25) {
-            let (w, d, l) = MODEL.wdl(Score::cp(cp));
-            assert_eq!(w + d + l, 1000, "{cp}");
-            assert!(w >= last_w && l <= last_l, "not monotonic at {cp}");
-            (last_w, last_l) = (w, l);
-        }
-        assert!(MODEL.wdl(Score::cp(800)).0 > MODEL.wdl(Score::cp(100)).0);
-        assert_eq!(MODEL.wdl(Score::mate_in(3)), (1000, 0, 0));
-        assert_eq!(MODEL.wdl(Score::mated_in(4)), (0, 0, 1000));
-        let (w, d, l) = MODEL.wdl(Score::DRAW);
-        assert_eq!(w, l);
-        assert!(d > 0);
-    }
-
-    #[test]
     fn the_fit_recovers_a_known_model() {
         // Outcomes drawn from a known model by a fixed pseudo-random sequence.
-        let truth = Model { a: 150.0, b: 90.0 };
+        let truth = WdlModel { a: 150.0, b: 90.0 };
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         let mut samples = Vec::new();
         for i in 0..20_000 {
