@@ -566,17 +566,8 @@ impl Controller {
             multi: self.options.multipv > 1,
             wdl: self.options.show_wdl,
         };
-        let level = self.options.skill();
-        let weak = level < crate::search::skill::MAX_LEVEL;
-        let lines = self.options.multipv as usize;
-        searcher.set_multipv(if weak {
-            lines.max(crate::search::skill::LINES)
-        } else {
-            lines
-        });
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
+        let skill = self.options.skill();
+        searcher.set_multipv(skill.lines(self.options.multipv as usize));
         let game = self.game.clone();
         let events = self.events.clone();
         let thread_signals = Arc::clone(&signals);
@@ -586,19 +577,7 @@ impl Controller {
         let thread_finished = Arc::clone(&finished);
         let handle = std::thread::spawn(move || {
             let mut result = searcher.search(&game, &limits, &thread_signals, &mut sink);
-            if weak && !result.lines.is_empty() {
-                let mut x = seed | 1;
-                let i = crate::search::skill::pick(&result.lines, level, || {
-                    x ^= x << 13;
-                    x ^= x >> 17;
-                    x ^= x << 5;
-                    x
-                });
-                let line = &result.lines[i];
-                result.best = line.pv.first().copied();
-                result.ponder = line.pv.get(1).copied();
-                result.score = line.score;
-            }
+            skill.choose(&mut result, &mut rand::rng());
             // Written here, not by the controller: the move goes out the moment the search
             // ends, with no thread hand-over on the clock's critical path.
             let offer = thread_draw_offer.load(Ordering::SeqCst);

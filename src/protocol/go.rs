@@ -9,7 +9,6 @@
 use super::command::GoArgs;
 use super::options::Options;
 use crate::board::{Color, Move};
-use crate::search::skill;
 use crate::search::{Clock, Limits};
 
 /// The limits of one `go`. `root_moves` are the moves the search may play (empty: all legal
@@ -41,27 +40,19 @@ pub fn limits(args: &GoArgs, side: Color, options: &Options, root_moves: Vec<Mov
             movestogo,
         })
     };
-    let level = options.skill();
-    let (nodes, min_depth) = if level < skill::MAX_LEVEL {
-        let cap = skill::node_cap(level);
-        (
-            Some(args.nodes.map_or(cap, |n| n.min(cap))),
-            Some(skill::MIN_DEPTH),
-        )
-    } else {
-        (args.nodes, None)
-    };
-    Limits {
+    let mut limits = Limits {
         depth: args.depth.map(|d| to_u32(d).max(1)),
-        nodes,
-        min_depth,
+        nodes: args.nodes,
+        min_depth: None,
         movetime: args.movetime,
         mate: args.mate.map(to_u32),
         clock,
         infinite: args.infinite,
         move_overhead: options.move_overhead.max(0) as u64,
         root_moves,
-    }
+    };
+    options.skill().restrict(&mut limits);
+    limits
 }
 
 #[cfg(test)]

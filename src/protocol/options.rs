@@ -61,13 +61,13 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The Skill Level in force: from `UCI_Elo` when strength is limited, else `Skill Level`.
-    pub fn skill(&self) -> u32 {
-        if self.limit_strength {
+    /// The strength in force: from `UCI_Elo` when strength is limited, else `Skill Level`.
+    pub fn skill(&self) -> skill::Skill {
+        skill::Skill::new(if self.limit_strength {
             skill::level_for_elo(self.elo as u32)
         } else {
             self.skill_level as u32
-        }
+        })
     }
 }
 

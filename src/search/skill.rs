@@ -1,9 +1,11 @@
-//! The weaker settings (`Skill Level`, `UCI_LimitStrength`/`UCI_Elo`): a smaller search and a
-//! noisy choice among the best MultiPV lines, after Stockfish's `Skill::pick_best`, with the
-//! noise bounded so that no line worse than the best by more than a margin is ever played,
-//! nor a line that loses by force while another does not.
+//! The weaker settings (`Skill Level`, `UCI_LimitStrength`/`UCI_Elo`), all in one place: a
+//! `Skill` limits the search (a node cap after a minimum depth), widens it to several MultiPV
+//! lines, and chooses the move to play among them with bounded noise, after Stockfish's
+//! `Skill::pick_best`: no line worse than the best by more than a margin is ever played, nor a
+//! line that loses by force while another does not. The randomness is `rand`'s.
 
-use super::Line;
+use super::{Limits, Line, SearchResult};
+use rand::Rng;
 
 /// Full strength.
 pub const MAX_LEVEL: u32 = 20;
@@ -31,6 +33,64 @@ pub fn node_cap(level: u32) -> u64 {
 /// Largest loss (centipawns) against the best line that `level` may choose.
 pub fn margin(level: u32) -> i32 {
     30 + 8 * (MAX_LEVEL - level.min(MAX_LEVEL)) as i32
+}
+
+/// A playing strength: a level from 0 to `MAX_LEVEL` (full strength).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skill {
+    level: u32,
+}
+
+impl Skill {
+    /// The strength of `level` (clamped to `MAX_LEVEL`).
+    pub fn new(level: u32) -> Skill {
+        Skill {
+            level: level.min(MAX_LEVEL),
+        }
+    }
+
+    /// The level.
+    pub fn level(self) -> u32 {
+        self.level
+    }
+
+    /// Whether this is full strength (no limit, no noise).
+    pub fn is_full(self) -> bool {
+        self.level >= MAX_LEVEL
+    }
+
+    /// Caps `limits` at this strength: below full strength the node budget is at most the
+    /// level's cap, applied after `MIN_DEPTH` iterations.
+    pub fn restrict(self, limits: &mut Limits) {
+        if self.is_full() {
+            return;
+        }
+        let cap = node_cap(self.level);
+        limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+        limits.min_depth = Some(MIN_DEPTH);
+    }
+
+    /// The MultiPV lines to search when the user asked for `multipv`.
+    pub fn lines(self, multipv: usize) -> usize {
+        if self.is_full() {
+            multipv
+        } else {
+            multipv.max(LINES)
+        }
+    }
+
+    /// Makes the move of `result` the one this strength plays among its lines (best, ponder
+    /// move and score follow the chosen line); full strength keeps the best.
+    pub fn choose(self, result: &mut SearchResult, rng: &mut impl Rng) {
+        if self.is_full() || result.lines.is_empty() {
+            return;
+        }
+        let i = pick(&result.lines, self.level, || rng.random());
+        let line = &result.lines[i];
+        result.best = line.pv.first().copied();
+        result.ponder = line.pv.get(1).copied();
+        result.score = line.score;
+    }
 }
 
 /// The index of the line to play among `lines` (best first) at `level`, `rand` giving
@@ -67,6 +127,7 @@ mod tests {
     use super::*;
     use crate::board::Position;
     use crate::score::Score;
+    use rand::SeedableRng;
 
     #[test]
     fn bounded_noise() {
@@ -77,16 +138,10 @@ mod tests {
             pv: vec![moves[i]],
         };
         let lines = [line(50, 0), line(40, 1), line(-600, 2), line(-900, 3)];
-        let mut x = 1u32;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
         let mut seen = [0; 4];
         for _ in 0..2000 {
-            let i = pick(&lines, 0, || {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
-                x
-            });
-            seen[i] += 1;
+            seen[pick(&lines, 0, || rng.random())] += 1;
         }
         assert!(seen[1] > 0, "no noise at level 0: {seen:?}");
         assert_eq!(seen[2] + seen[3], 0, "a rook given away: {seen:?}");
