@@ -1,9 +1,13 @@
 //! Chariot: a Xiangqi (Chinese chess) engine.
 //!
-//! Layers, each using only those below it: `score` and `psq` (plain values and tables) on the
-//! ground floor; `board` (the rules: bitboard move generation, FEN, Zobrist keys, repetition
-//! verdicts); `eval` and then `search`; `protocol` (UCI and UCCI text) and `tools` (perft,
-//! bench, match, tune) on top. `path` (grid A*) stands apart.
+//! Two halves, one direction. The engine library, each layer using only those below it:
+//! `score` and `psq` (plain values and tables) on the ground floor; `board` (the rules:
+//! bitboard move generation, FEN, Zobrist keys, repetition verdicts, the referee, perft);
+//! `eval` (the network and the classical evaluation); `search` (iterative deepening, the hash
+//! table, threads, time, skill levels, bench); `protocol` (UCI and UCCI text, the controller).
+//! Above it, behind the default feature `tools`: `tools` (matches, the network's data and
+//! trainer, fitting), which only the binary's commands use; the engine half never names them.
+//! `path` (grid shortest paths) stands apart.
 
 pub mod board;
 pub mod eval;
@@ -12,4 +16,5 @@ pub mod protocol;
 pub mod psq;
 pub mod score;
 pub mod search;
+#[cfg(feature = "tools")]
 pub mod tools;

@@ -5,9 +5,9 @@ use chariot::board::{Color, Move, Position};
 use chariot::eval::nnue::accumulator::{self, AccumulatorStack};
 use chariot::eval::nnue::network::{Network, NetworkError};
 use chariot::eval::nnue::{default_network, simd};
-use chariot::tools::nnue::datagen::{self, DatagenArgs};
+use chariot::tools::nnue::datagen;
 use chariot::tools::nnue::record;
-use chariot::tools::nnue::train::{self, model::Model, TrainArgs};
+use chariot::tools::nnue::train::{self, model::Model};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::PathBuf;
@@ -216,8 +216,8 @@ fn bad_network_files_are_refused_with_their_message() {
 
 /// Small datagen arguments writing to `output`: classical evaluation, two threads, self-play
 /// with no game or position limit (tests set one).
-fn datagen_args(output: &std::path::Path) -> DatagenArgs {
-    DatagenArgs {
+fn datagen_args(output: &std::path::Path) -> datagen::Config {
+    datagen::Config {
         output: output.to_path_buf(),
         nodes: 400,
         threads: Some(2),
@@ -238,7 +238,7 @@ fn datagen_args(output: &std::path::Path) -> DatagenArgs {
 #[test]
 fn datagen_then_train_lowers_the_validation_loss() {
     let data = temp("tiny.bin");
-    let args = DatagenArgs {
+    let args = datagen::Config {
         nodes: 400,
         games: Some(8),
         seed: 3,
@@ -257,7 +257,7 @@ fn datagen_then_train_lowers_the_validation_loss() {
         assert_eq!(&again, s);
     }
     // Appending a shard from another seed: a concatenation that still reads.
-    let shard = DatagenArgs {
+    let shard = datagen::Config {
         seed: 4,
         games: Some(2),
         append: true,
@@ -268,7 +268,7 @@ fn datagen_then_train_lowers_the_validation_loss() {
     assert_eq!(all.len() as u64, summary.positions + more.positions);
     // The network engine plays too (`--nnue`), into a file of its own.
     let by_net = temp("by-net.bin");
-    let net_run = DatagenArgs {
+    let net_run = datagen::Config {
         output: by_net.clone(),
         games: Some(1),
         nnue: true,
@@ -281,7 +281,7 @@ fn datagen_then_train_lowers_the_validation_loss() {
     let _ = std::fs::remove_file(&by_net);
 
     let net = temp("tiny.nnue");
-    let targs = TrainArgs {
+    let targs = train::Config {
         data: vec![data.clone()],
         output: net.clone(),
         hidden: 32,
@@ -311,7 +311,7 @@ fn datagen_then_train_lowers_the_validation_loss() {
     assert_eq!(loaded.hidden(), 32);
     // Training goes on from a network file: it starts where that network stands.
     let more = temp("more.nnue");
-    let go_on = TrainArgs {
+    let go_on = train::Config {
         output: more.clone(),
         init: Some(net.clone()),
         hidden: 64, // ignored: the file's architecture is used
@@ -460,7 +460,7 @@ fn datagen_labels_the_positions_of_recorded_games() {
                 [Event \"b\"]\n[Result \"0-1\"]\n\n1. b2e2 b9c7 0-1\n";
     std::fs::write(&pgn, text).unwrap();
     let data = temp("labelled.bin");
-    let args = DatagenArgs {
+    let args = datagen::Config {
         nodes: 500,
         pgn: vec![pgn.clone()],
         ..datagen_args(&data)

@@ -12,3 +12,30 @@ pub mod matches;
 pub mod nnue;
 pub mod openings;
 pub mod pgn;
+
+use std::path::{Path, PathBuf};
+
+/// A file that could not be read or written; `Display` is `<path>: <why>`.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {source}", path.display())]
+pub struct FileError {
+    /// The file as given.
+    pub path: PathBuf,
+    /// Why.
+    pub source: std::io::Error,
+}
+
+impl FileError {
+    /// The error of `source` on `path`.
+    pub fn new(path: impl AsRef<Path>, source: std::io::Error) -> FileError {
+        FileError {
+            path: path.as_ref().to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// The text of the file at `path`.
+pub fn read_text(path: impl AsRef<Path>) -> Result<String, FileError> {
+    std::fs::read_to_string(path.as_ref()).map_err(|e| FileError::new(path, e))
+}

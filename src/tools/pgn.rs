@@ -29,8 +29,10 @@ pub struct Record {
     pub result: String,
     /// Why the game ended.
     pub termination: String,
-    /// PGN `TimeControl` value, if the match ran on clocks.
-    pub time_control: Option<String>,
+    /// Each side's PGN `TimeControl` value (Red, Black) where it played on a clock: written
+    /// as one `TimeControl` tag when equal, as `RedTimeControl` and `BlackTimeControl` when not
+    /// (time odds).
+    pub time_control: [Option<String>; 2],
 }
 
 fn tag(s: &mut String, k: &str, v: &str) {
@@ -52,8 +54,15 @@ pub fn write(r: &Record, event: &str, date: &str) -> String {
         tag(&mut s, "FEN", &r.fen);
         tag(&mut s, "SetUp", "1");
     }
-    if let Some(tc) = &r.time_control {
-        tag(&mut s, "TimeControl", tc);
+    match &r.time_control {
+        [Some(red), Some(black)] if red == black => tag(&mut s, "TimeControl", red),
+        [red, black] => {
+            for (name, tc) in [("RedTimeControl", red), ("BlackTimeControl", black)] {
+                if let Some(tc) = tc {
+                    tag(&mut s, name, tc);
+                }
+            }
+        }
     }
     tag(&mut s, "Termination", &r.termination);
     tag(&mut s, "PlyCount", &r.moves.len().to_string());
@@ -354,7 +363,7 @@ mod tests {
                 .collect(),
             result: "1/2-1/2".into(),
             termination: "threefold repetition".into(),
-            time_control: Some("1+0.01".into()),
+            time_control: [Some("1+0.01".into()), Some("1+0.01".into())],
         }
     }
 

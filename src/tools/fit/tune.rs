@@ -16,26 +16,20 @@ use crate::tools::pgn;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-/// Arguments of `chariot tune`.
-#[derive(clap::Args, Debug)]
-pub struct TuneArgs {
+/// What `tune` fits to and how (the defaults are `chariot tune`'s).
+#[derive(Debug, Clone)]
+pub struct Config {
     /// PGN files of finished games (as `chariot match --pgn` writes them).
-    #[arg(required = true)]
     pub pgn: Vec<PathBuf>,
     /// Passes of the optimiser over the samples.
-    #[arg(long, default_value_t = 400)]
     pub epochs: usize,
     /// Adam's step size in centipawns.
-    #[arg(long, default_value_t = 1.0)]
     pub rate: f64,
     /// Parameters seen in fewer samples than this keep their value.
-    #[arg(long, default_value_t = 300)]
     pub min_count: usize,
     /// Pull of each parameter towards its current value (L2 penalty per centipawn squared).
-    #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
     /// Weight of the game result in the target (the rest goes to the recorded search score).
-    #[arg(long, default_value_t = 0.5)]
     pub result_weight: f64,
 }
 
@@ -210,7 +204,7 @@ pub enum TuneError {
 }
 
 /// Reads the games and keeps their quiet positions.
-fn load(args: &TuneArgs, out: &mut String) -> Result<Vec<Sample>, TuneError> {
+fn load(args: &Config, out: &mut String) -> Result<Vec<Sample>, TuneError> {
     let mut searcher = Searcher::new(16);
     let mut samples = Vec::new();
     let (mut games, mut skipped) = (0, 0);
@@ -301,7 +295,7 @@ fn golden(f: impl Fn(f64) -> f64) -> f64 {
 }
 
 /// Runs the tuner; returns the report (Rust constants and the losses).
-pub fn run(args: &TuneArgs) -> Result<String, TuneError> {
+pub fn run(args: &Config) -> Result<String, TuneError> {
     let mut out = String::new();
     let mut samples = load(args, &mut out)?;
     if samples.is_empty() {
@@ -507,13 +501,13 @@ mod tests {
                 comments,
                 result: if red > 0 { "1-0" } else { "0-1" }.into(),
                 termination: "test".into(),
-                time_control: None,
+                time_control: [None, None],
             };
             text.push_str(&write(&record, "test", "2026.01.01"));
         }
         let path = std::env::temp_dir().join(format!("chariot-tune-{}.pgn", std::process::id()));
         std::fs::write(&path, text).unwrap();
-        let args = TuneArgs {
+        let args = Config {
             pgn: vec![path.clone()],
             epochs: 30,
             rate: 1.0,

@@ -3,7 +3,28 @@
 //! prints the constant `score::WDL_MODEL` to paste into `score.rs`.
 
 use crate::score::WdlModel;
-use crate::tools::pgn::Parsed;
+use crate::tools::pgn::{Parsed, PgnError};
+use crate::tools::{read_text, FileError};
+use std::path::PathBuf;
+
+/// Why `wdl-fit` could not fit.
+#[derive(Debug, thiserror::Error)]
+pub enum WdlFitError {
+    /// A file that cannot be read.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A PGN file that cannot be read as games.
+    #[error("{}: {source}", path.display())]
+    Pgn {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: PgnError,
+    },
+    /// No game with scored moves and a result.
+    #[error("no scored moves in finished games")]
+    NoSamples,
+}
 
 /// The model's log-likelihood of `samples` (the fit maximises it).
 fn log_likelihood(model: &WdlModel, samples: &[(f64, Outcome)]) -> f64 {
@@ -94,22 +115,27 @@ pub fn fit(samples: &[(f64, Outcome)]) -> WdlModel {
 }
 
 /// `chariot wdl-fit FILE.pgn…`: reads the games, fits the model, returns the report.
-pub fn run(files: &[String]) -> Result<String, String> {
+pub fn run(files: &[PathBuf]) -> Result<String, WdlFitError> {
     let mut games = Vec::new();
     for f in files {
-        let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
-        games.extend(crate::tools::pgn::read(&text).map_err(|e| format!("{f}: {e}"))?);
+        let text = read_text(f)?;
+        games.extend(
+            crate::tools::pgn::read(&text).map_err(|source| WdlFitError::Pgn {
+                path: f.clone(),
+                source,
+            })?,
+        );
     }
     let s = samples(&games);
     if s.is_empty() {
-        return Err("no scored moves in finished games".into());
+        return Err(WdlFitError::NoSamples);
     }
     let count = |o| s.iter().filter(|x| x.1 == o).count();
     let m = fit(&s);
     Ok(format!(
         "games {} positions {} (mover won {}, drawn {}, lost {})\n\
          a = {:.1} cp, b = {:.1} cp\n\
-         pub const MODEL: Model = WdlModel {{ a: {:.1}, b: {:.1} }};",
+         pub const WDL_MODEL: WdlModel = WdlModel {{ a: {:.1}, b: {:.1} }};",
         games.len(),
         s.len(),
         count(Outcome::Win),

@@ -72,8 +72,8 @@ pub enum Go {
         red: u64,
         /// Black's clock.
         black: u64,
-        /// Increment per move (both sides).
-        inc: u64,
+        /// Increment per move of each side (Red, Black).
+        incs: [u64; 2],
         /// Moves left to the next time control for the side to move, if the control has them.
         movestogo: Option<u32>,
         /// Side to move.
@@ -95,13 +95,13 @@ impl Go {
                 Go::Clock {
                     red,
                     black,
-                    inc,
+                    incs: [winc, binc],
                     movestogo,
                     ..
                 },
                 Dialect::Uci,
             ) => {
-                let mut s = format!("go wtime {red} btime {black} winc {inc} binc {inc}");
+                let mut s = format!("go wtime {red} btime {black} winc {winc} binc {binc}");
                 if let Some(m) = movestogo {
                     s.push_str(&format!(" movestogo {m}"));
                 }
@@ -111,7 +111,7 @@ impl Go {
                 Go::Clock {
                     red,
                     black,
-                    inc,
+                    incs,
                     movestogo,
                     side,
                 },
@@ -122,12 +122,13 @@ impl Go {
                 } else {
                     (black, red)
                 };
+                let (inc, oppinc) = (incs[side.index()], incs[(!side).index()]);
                 match movestogo {
                     Some(m) => {
                         format!("go time {own} movestogo {m} opptime {opp} oppmovestogo {m}")
                     }
                     None => {
-                        format!("go time {own} increment {inc} opptime {opp} oppincrement {inc}")
+                        format!("go time {own} increment {inc} opptime {opp} oppincrement {oppinc}")
                     }
                 }
             }
@@ -540,7 +541,7 @@ mod tests {
         let clock = Go::Clock {
             red: 1000,
             black: 2000,
-            inc: 10,
+            incs: [10, 10],
             movestogo: None,
             side: Color::Black,
         };
@@ -555,7 +556,7 @@ mod tests {
         let mtg = Go::Clock {
             red: 1000,
             black: 2000,
-            inc: 10,
+            incs: [10, 10],
             movestogo: Some(7),
             side: Color::Red,
         };

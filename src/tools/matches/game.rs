@@ -37,6 +37,20 @@ pub enum TimeControl {
     },
 }
 
+/// As the match's header line shows it: `depth 4`, `nodes 5000`, `movetime 100 ms`, or the
+/// clock as in PGN (`10+0.1`, `40/60`).
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self, self.pgn_time_control()) {
+            (_, Some(clock)) => f.write_str(&clock),
+            (TimeControl::Depth(d), _) => write!(f, "depth {d}"),
+            (TimeControl::Nodes(n), _) => write!(f, "nodes {n}"),
+            (TimeControl::MoveTime(t), _) => write!(f, "movetime {t} ms"),
+            (TimeControl::Clock { .. }, None) => f.write_str("clock"),
+        }
+    }
+}
+
 /// Why the limit per move of a match could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TimeControlError {
@@ -117,8 +131,9 @@ impl TimeControl {
 pub struct Setup {
     /// The two engines (engine 1, engine 2).
     pub specs: [EngineSpec; 2],
-    /// Time or search limit per move.
-    pub control: TimeControl,
+    /// Time or search limit per move of each engine (engine 1, engine 2): equal, or
+    /// different for time odds.
+    pub controls: [TimeControl; 2],
     /// Openings, cycled through.
     pub openings: Vec<Opening>,
     /// Length cap in plies (opening moves included).
@@ -207,10 +222,19 @@ pub fn play(
             (None, None) => spec.command.clone(),
         }
     });
+    // Each side's limit, clock and moves made, by colour.
+    let controls = [setup.controls[order[0]], setup.controls[order[1]]];
     let (mut clocks, mut made) = ([0i64; 2], [0u32; 2]);
-    if let TimeControl::Clock { base, .. } = setup.control {
-        clocks = [base as i64; 2];
+    for (clock, control) in clocks.iter_mut().zip(controls) {
+        if let TimeControl::Clock { base, .. } = control {
+            *clock = base as i64;
+        }
     }
+    // The increments a clock `go` announces: each side's own (0 for a side without a clock).
+    let incs = controls.map(|c| match c {
+        TimeControl::Clock { inc, .. } => inc,
+        _ => 0,
+    });
     let (result, why): (Option<Color>, String) = loop {
         if let Some(out) = game.outcome(setup.maxplies) {
             break match out {
@@ -228,15 +252,16 @@ pub fn play(
             let e = errors[si].clone().unwrap_or(EngineError::Crash);
             break lose(e.to_string());
         };
-        let (go, wait) = match setup.control {
+        let control = controls[si];
+        let (go, wait) = match control {
             TimeControl::Depth(d) => (Go::Depth(d), setup.timeout),
             TimeControl::Nodes(n) => (Go::Nodes(n), setup.timeout),
             TimeControl::MoveTime(t) => (Go::MoveTime(t), t + setup.margin),
-            TimeControl::Clock { inc, moves, .. } => (
+            TimeControl::Clock { moves, .. } => (
                 Go::Clock {
                     red: clocks[0].max(1) as u64,
                     black: clocks[1].max(1) as u64,
-                    inc,
+                    incs,
                     movestogo: moves.map(|m| m - made[si] % m),
                     side,
                 },
@@ -249,7 +274,7 @@ pub fn play(
             Err(e) => {
                 // A crashed, hung or unresponsive engine is not reused.
                 engines[order[si]] = None;
-                break lose(match (e, setup.control) {
+                break lose(match (e, control) {
                     (
                         EngineError::Timeout,
                         TimeControl::Clock { .. } | TimeControl::MoveTime(_),
@@ -261,7 +286,7 @@ pub fn play(
                 });
             }
         };
-        match setup.control {
+        match control {
             TimeControl::Clock { base, inc, moves } => {
                 let left = clocks[si];
                 clocks[si] -= ms as i64;
@@ -328,7 +353,7 @@ pub fn play(
             comments,
             result: result.into(),
             termination: why,
-            time_control: setup.control.pgn_time_control(),
+            time_control: controls.map(|c| c.pgn_time_control()),
         },
     })
 }

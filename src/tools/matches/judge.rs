@@ -14,21 +14,6 @@ use crate::board::rules::Outcome;
 use crate::board::{Color, FenError, Game, GameError, Move, Position};
 use crate::tools::pgn::{self, PgnError};
 use std::fmt;
-use std::path::PathBuf;
-
-/// Arguments of `chariot judge`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct JudgeArgs {
-    /// Start position (the standard start if absent).
-    #[arg(long, conflicts_with = "pgn")]
-    pub fen: Option<String>,
-    /// Judge every game of this PGN file instead of a move list.
-    #[arg(long)]
-    pub pgn: Option<PathBuf>,
-    /// Moves in ICCS coordinates (`h2e2`).
-    #[arg(conflicts_with = "pgn", allow_hyphen_values = true)]
-    pub moves: Vec<String>,
-}
 
 /// How the rules judge a game: its outcome, if any, and the ply it ended at (the plies played
 /// when it goes on).
@@ -136,38 +121,4 @@ pub fn judge_pgn(text: &str) -> Result<(String, usize), PgnError> {
     }
     out.push_str(&format!("{} games, {disagree} disagree\n", games.len()));
     Ok((out, disagree))
-}
-
-/// Runs `chariot judge`: prints the verdict; returns the exit status (0 = done and, with
-/// `--pgn`, every recorded result agrees; 1 = some recorded result disagrees; 2 = bad input).
-pub fn run(args: &JudgeArgs) -> u8 {
-    if let Some(path) = &args.pgn {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
-                return 2;
-            }
-        };
-        return match judge_pgn(&text) {
-            Ok((out, disagree)) => {
-                print!("{out}");
-                u8::from(disagree > 0)
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                2
-            }
-        };
-    }
-    match judge_text(args.fen.as_deref(), &args.moves) {
-        Ok(j) => {
-            println!("{j}");
-            0
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-    }
 }

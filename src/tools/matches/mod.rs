@@ -16,98 +16,35 @@ pub mod stats;
 
 pub use crate::tools::openings::{Opening, OpeningsError, DEFAULT_OPENINGS};
 pub use game::{Setup, TimeControl, TimeControlError};
-pub use stats::SprtError;
+pub use stats::{Sprt, SprtError};
 
-use crate::tools::pgn;
-use engine::{Dialect, Engine, EngineError, EngineSpec};
+use crate::tools::{pgn, FileError};
+pub use engine::EngineSpec;
+use engine::{Dialect, Engine, EngineError};
 use game::{Engines, Finished};
-use stats::{fmt_elo, Decision, Sprt, Tally};
+use stats::{fmt_elo, Decision, Tally};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
-/// Arguments of `chariot match`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct MatchArgs {
-    /// First engine's command line, quotes allowed (default: this program).
-    #[arg(long)]
-    pub engine1: Option<String>,
-    /// Second engine's command line, quotes allowed (default: this program).
-    #[arg(long)]
-    pub engine2: Option<String>,
-    /// First engine's display name (default: its `id name`).
-    #[arg(long)]
-    pub name1: Option<String>,
-    /// Second engine's display name (default: its `id name`).
-    #[arg(long)]
-    pub name2: Option<String>,
-    /// First engine's working directory.
-    #[arg(long)]
-    pub dir1: Option<String>,
-    /// Second engine's working directory.
-    #[arg(long)]
-    pub dir2: Option<String>,
-    /// First engine's dialect: auto (UCI tried first, then UCCI), uci or ucci.
-    #[arg(long, default_value = "auto")]
-    pub dialect1: String,
-    /// Second engine's dialect: auto (UCI tried first, then UCCI), uci or ucci.
-    #[arg(long, default_value = "auto")]
-    pub dialect2: String,
-    /// An option for engine 1 as NAME=VALUE, or NAME for a button (repeatable).
-    #[arg(long)]
-    pub option1: Vec<String>,
-    /// An option for engine 2 as NAME=VALUE, or NAME for a button (repeatable).
-    #[arg(long)]
-    pub option2: Vec<String>,
+/// A match to play: the set-up every game shares, and how many games, how they are run and
+/// where they are written.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The engines, limits, openings and rules of every game.
+    pub setup: Setup,
     /// Number of games; each opening is played twice in a row, colours swapped.
-    #[arg(long, default_value_t = 2)]
     pub games: usize,
-    /// Fixed depth per move.
-    #[arg(long)]
-    pub depth: Option<u32>,
-    /// Fixed nodes per move.
-    #[arg(long)]
-    pub nodes: Option<u64>,
-    /// Fixed time per move in milliseconds.
-    #[arg(long)]
-    pub movetime: Option<u64>,
-    /// Clocks: [MOVES/]BASE[+INC] in seconds, e.g. 10+0.1 or 40/60 (default limit: --depth 4).
-    #[arg(long)]
-    pub tc: Option<String>,
     /// Games played at once, each with its own pair of engine processes.
-    #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Openings file: FENs (optionally with `moves …`) or ICCS move sequences, one per line
-    /// (default: the built-in set of about 100).
-    #[arg(long)]
-    pub openings: Option<String>,
-    /// Write the games to this PGN file.
-    #[arg(long)]
-    pub pgn: Option<String>,
-    /// PGN Event tag.
-    #[arg(long, default_value = "chariot match")]
+    /// The PGN file to write the games to.
+    pub pgn: Option<PathBuf>,
+    /// The PGN `Event` tag.
     pub event: String,
-    /// SPRT: ELO0,ELO1[,ALPHA,BETA] (alpha, beta default 0.05); stops as soon as it decides.
-    #[arg(long)]
-    pub sprt: Option<String>,
-    /// Longest game in plies, opening included, before a draw is declared.
-    #[arg(long, default_value_t = 400)]
-    pub maxplies: usize,
-    /// Grace in ms beyond the clock (or --movetime) before a move forfeits on time.
-    #[arg(long, visible_alias = "timemargin", default_value_t = 200)]
-    pub margin: u64,
-    /// Longest wait in ms for a move under --depth or --nodes (a hang beyond it loses).
-    #[arg(long, default_value_t = 60_000)]
-    pub timeout: u64,
-    /// Longest wait in ms for a handshake, `isready` or new game (per dialect tried).
-    #[arg(long, default_value_t = 3_000)]
-    pub handshake: u64,
-    /// An engine answering without a move while it has legal moves claims a draw: accepted
-    /// after this many plies without a capture (ElephantEye's rule is 100), else a loss;
-    /// 0 makes every such answer a loss.
-    #[arg(long, default_value_t = 100)]
-    pub claim: u16,
+    /// The sequential test that may end the match early.
+    pub sprt: Option<Sprt>,
 }
 
 /// Why a match could not be set up or run; `Display` is the message before exit code 2.
@@ -128,22 +65,9 @@ pub enum MatchError {
     /// The openings.
     #[error(transparent)]
     Openings(#[from] OpeningsError),
-    /// The openings file cannot be read.
-    #[error("cannot read {path}: {source}")]
-    Read {
-        /// The file as given.
-        path: String,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The PGN file cannot be created.
-    #[error("cannot write {path}: {source}")]
-    Write {
-        /// The file as given.
-        path: String,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// A file (openings, PGN) that cannot be read or written.
+    #[error(transparent)]
+    File(#[from] FileError),
     /// An engine command that cannot be started.
     #[error("engine {engine}: {why}")]
     Spawn {
@@ -154,7 +78,8 @@ pub enum MatchError {
     },
 }
 
-fn parse_dialect(s: &str) -> Result<Option<Dialect>, MatchError> {
+/// An engine's dialect from `auto` (`None`: UCI tried first, then UCCI), `uci` or `ucci`.
+pub fn parse_dialect(s: &str) -> Result<Option<Dialect>, MatchError> {
     match s.to_ascii_lowercase().as_str() {
         "auto" => Ok(None),
         "uci" => Ok(Some(Dialect::Uci)),
@@ -163,7 +88,8 @@ fn parse_dialect(s: &str) -> Result<Option<Dialect>, MatchError> {
     }
 }
 
-fn parse_options(v: &[String]) -> Result<Vec<(String, String)>, MatchError> {
+/// Engine options from `NAME=VALUE` words (`NAME` alone for a button).
+pub fn parse_options(v: &[String]) -> Result<Vec<(String, String)>, MatchError> {
     v.iter()
         .map(|o| {
             let (k, v) = o.split_once('=').unwrap_or((o.as_str(), ""));
@@ -174,76 +100,6 @@ fn parse_options(v: &[String]) -> Result<Vec<(String, String)>, MatchError> {
             }
         })
         .collect()
-}
-
-fn control(args: &MatchArgs) -> Result<TimeControl, TimeControlError> {
-    match (args.depth, args.nodes, args.movetime, &args.tc) {
-        (Some(d), None, None, None) => Ok(TimeControl::Depth(d.max(1))),
-        (None, Some(n), None, None) => Ok(TimeControl::Nodes(n.max(1))),
-        (None, None, Some(t), None) => Ok(TimeControl::MoveTime(t.max(1))),
-        (None, None, None, Some(tc)) => TimeControl::parse_tc(tc),
-        (None, None, None, None) => Ok(TimeControl::Depth(4)),
-        _ => Err(TimeControlError::Conflict),
-    }
-}
-
-/// Builds the match set-up from the arguments (engines default to this program).
-pub fn setup(args: &MatchArgs) -> Result<Setup, MatchError> {
-    let me = std::env::current_exe()
-        .map(|p| p.to_string_lossy().into_owned())
-        .map(|p| {
-            if p.contains(char::is_whitespace) {
-                format!("'{p}'")
-            } else {
-                p
-            }
-        })
-        .unwrap_or_else(|_| "chariot".into());
-    let spec = |cmd: &Option<String>,
-                name: &Option<String>,
-                dir: &Option<String>,
-                d: &str,
-                o: &[String]| {
-        Ok::<_, MatchError>(EngineSpec {
-            command: cmd.clone().unwrap_or_else(|| me.clone()),
-            dir: dir.clone(),
-            dialect: parse_dialect(d)?,
-            options: parse_options(o)?,
-            name: name.clone(),
-        })
-    };
-    let text = match &args.openings {
-        Some(path) => std::fs::read_to_string(path).map_err(|source| MatchError::Read {
-            path: path.clone(),
-            source,
-        })?,
-        None => DEFAULT_OPENINGS.to_string(),
-    };
-    Ok(Setup {
-        specs: [
-            spec(
-                &args.engine1,
-                &args.name1,
-                &args.dir1,
-                &args.dialect1,
-                &args.option1,
-            )?,
-            spec(
-                &args.engine2,
-                &args.name2,
-                &args.dir2,
-                &args.dialect2,
-                &args.option2,
-            )?,
-        ],
-        control: control(args)?,
-        openings: crate::tools::openings::parse(&text)?,
-        maxplies: args.maxplies.max(1),
-        margin: args.margin,
-        timeout: args.timeout.max(1),
-        handshake: args.handshake.max(1),
-        claim: args.claim,
-    })
 }
 
 fn date() -> String {
@@ -275,11 +131,12 @@ fn probe(setup: &Setup) -> Result<(Engines, [String; 2]), MatchError> {
         match Engine::start(spec, setup.handshake) {
             Ok(e) => {
                 eprintln!(
-                    "engine {}: {} ({}, {})",
+                    "engine {}: {} ({}, {}) at {}",
                     i + 1,
                     e.name,
                     e.dialect,
-                    spec.command
+                    spec.command,
+                    setup.controls[i]
                 );
                 names[i] = e.name.clone();
                 engines[i] = Some(e);
@@ -314,27 +171,18 @@ fn ending(r: &pgn::Record) -> String {
     }
 }
 
-/// Runs a match; returns the process exit code.
-pub fn run(args: &MatchArgs) -> i32 {
-    match run_inner(args) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-    }
-}
-
-fn run_inner(args: &MatchArgs) -> Result<(), MatchError> {
-    let mut setup = setup(args)?;
-    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
-    let mut pgn_file = match &args.pgn {
-        Some(p) => Some(
-            std::fs::File::create(p).map_err(|source| MatchError::Write {
-                path: p.clone(),
-                source,
-            })?,
-        ),
+/// Plays a match: progress on stderr, the summary on stdout.
+pub fn run(config: Config) -> Result<(), MatchError> {
+    let Config {
+        mut setup,
+        games,
+        concurrency,
+        pgn,
+        event,
+        sprt,
+    } = config;
+    let mut pgn_file = match &pgn {
+        Some(p) => Some(std::fs::File::create(p).map_err(|e| FileError::new(p, e))?),
         None => None,
     };
     let (first, names) = probe(&setup)?;
@@ -343,8 +191,8 @@ fn run_inner(args: &MatchArgs) -> Result<(), MatchError> {
         spec.name = Some(name.clone());
     }
     let setup = Arc::new(setup);
-    let total = args.games.max(1);
-    let workers = args.concurrency.clamp(1, 64).min(total);
+    let total = games.max(1);
+    let workers = concurrency.clamp(1, 64).min(total);
     let next = Arc::new(AtomicUsize::new(0));
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Finished>();
@@ -404,7 +252,7 @@ fn run_inner(args: &MatchArgs) -> Result<(), MatchError> {
         }
         *endings.entry(ending(&f.record)).or_default() += 1;
         if let Some(file) = pgn_file.as_mut() {
-            let text = pgn::write(&f.record, &args.event, &today);
+            let text = pgn::write(&f.record, &event, &today);
             let _ = file.write_all(text.as_bytes()).and_then(|_| file.flush());
         }
         let (elo, err) = tally.elo();
@@ -501,48 +349,12 @@ mod tests {
             comments: Vec::new(),
             result: "1-0".into(),
             termination: "black lost on time (5 ms used, 1 ms left)".into(),
-            time_control: None,
+            time_control: [None, None],
         };
         assert_eq!(ending(&r), "B lost on time");
         r.termination = "red claimed a draw (100 plies without capture)".into();
         assert_eq!(ending(&r), "A claimed a draw");
         r.termination = "checkmate".into();
         assert_eq!(ending(&r), "checkmate");
-    }
-
-    #[test]
-    fn limits_and_options() {
-        use clap::Parser;
-        #[derive(clap::Parser)]
-        struct Cli {
-            #[command(flatten)]
-            m: MatchArgs,
-        }
-        let parse = |a: &[&str]| {
-            let mut v = vec!["match"];
-            v.extend_from_slice(a);
-            Cli::try_parse_from(v).map(|c| c.m)
-        };
-        let a = parse(&["--tc", "40/60+1", "--timemargin", "50"]).unwrap();
-        assert_eq!(
-            control(&a),
-            Ok(TimeControl::Clock {
-                base: 60_000,
-                inc: 1000,
-                moves: Some(40)
-            })
-        );
-        assert_eq!(a.margin, 50);
-        assert_eq!(control(&parse(&[]).unwrap()), Ok(TimeControl::Depth(4)));
-        assert!(control(&parse(&["--depth", "2", "--nodes", "5"]).unwrap()).is_err());
-        assert_eq!(
-            parse_options(&["Hash=64".into(), "Clear Hash".into()]).unwrap(),
-            vec![
-                ("Hash".to_string(), "64".to_string()),
-                ("Clear Hash".to_string(), String::new())
-            ]
-        );
-        assert!(parse_options(&["=1".into()]).is_err());
-        assert!(parse_dialect("UCCI").is_ok() && parse_dialect("xboard").is_err());
     }
 }

@@ -16,8 +16,11 @@
 use super::record::{self, Sample, Wdl, RECORD_BYTES};
 use crate::board::rules::Outcome;
 use crate::board::{Color, Game, Move, Position};
+use crate::eval::nnue::{Network, NetworkError};
 use crate::search::{Limits, NullSink, Searcher, Signals};
-use crate::tools::openings::{self, Opening, DEFAULT_OPENINGS};
+use crate::tools::openings::{self, Opening, OpeningsError, DEFAULT_OPENINGS};
+use crate::tools::pgn::PgnError;
+use crate::tools::{read_text, FileError};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
@@ -27,51 +30,37 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Once};
 use std::time::Instant;
 
-/// Arguments of `chariot datagen`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct DatagenArgs {
+/// What `datagen` plays or labels, and where it writes (the defaults are `chariot datagen`'s).
+#[derive(Debug, Clone)]
+pub struct Config {
     /// The data file to write (created, or appended to with `--append`).
-    #[arg(long, short)]
     pub output: PathBuf,
     /// Node budget per move.
-    #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
     /// Worker threads (default: all cores).
-    #[arg(long)]
     pub threads: Option<usize>,
     /// Stop after this many games.
-    #[arg(long)]
     pub games: Option<u64>,
     /// Stop once this many positions are written.
-    #[arg(long)]
     pub positions: Option<u64>,
     /// Seed of game 0; game `i` uses a generator seeded from the seed and `i`.
-    #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Random legal plies played after the opening line.
-    #[arg(long, default_value_t = 4)]
     pub random_plies: usize,
     /// Openings file (default: the built-in openings).
-    #[arg(long)]
     pub openings: Option<PathBuf>,
     /// Adjudicate a win once |score| exceeds this for six plies in a row (0: never).
-    #[arg(long, default_value_t = 2500)]
     pub adjudicate: i32,
     /// Hash table per thread, MiB.
-    #[arg(long, default_value_t = 4)]
     pub hash: usize,
     /// Append to the output file instead of replacing it.
-    #[arg(long)]
     pub append: bool,
     /// Play with the embedded network instead of the classical evaluation.
-    #[arg(long)]
     pub nnue: bool,
     /// Play with this network file (implies `--nnue`).
-    #[arg(long)]
     pub eval_file: Option<PathBuf>,
     /// Label the positions of these games (PGN, e.g. from `chariot match`) instead of playing
     /// self-play games: each position searched at `--nodes`, with the game's recorded result.
-    #[arg(long, num_args = 1..)]
     pub pgn: Vec<PathBuf>,
 }
 
@@ -151,7 +140,7 @@ fn start(openings: &[Opening], rng: &mut StdRng, random_plies: usize) -> Game {
 fn play(
     searcher: &mut Searcher,
     openings: &[Opening],
-    args: &DatagenArgs,
+    args: &Config,
     index: u64,
     stop: &AtomicBool,
 ) -> Option<Played> {
@@ -214,7 +203,7 @@ fn play(
 }
 
 /// The limits of every datagen search, the node budget, and a signals that never stops it.
-fn node_limits(args: &DatagenArgs) -> (Limits, Arc<Signals>) {
+fn node_limits(args: &Config) -> (Limits, Arc<Signals>) {
     let limits = Limits {
         nodes: Some(args.nodes.max(1)),
         // A safety net only: a node-limited search normally takes milliseconds.
@@ -252,9 +241,39 @@ pub struct Recorded {
     red: Wdl,
 }
 
+/// Why datagen could not run or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum DatagenError {
+    /// A file (openings, PGN, output) that cannot be read or written.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// The openings file is not valid.
+    #[error(transparent)]
+    Openings(#[from] OpeningsError),
+    /// A PGN file that cannot be read as games.
+    #[error("{}: {source}", path.display())]
+    Pgn {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: PgnError,
+    },
+    /// A network file that cannot be loaded.
+    #[error("{}: {source}", path.display())]
+    Network {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: NetworkError,
+    },
+    /// `--pgn` files without a finished game.
+    #[error("no finished games in the PGN files")]
+    NoGames,
+}
+
 /// The finished games of PGN `text` (result `1-0`, `0-1` or `1/2-1/2`).
-pub fn recorded(text: &str) -> Result<Vec<Recorded>, String> {
-    let games = crate::tools::pgn::read(text).map_err(|e| e.to_string())?;
+pub fn recorded(text: &str) -> Result<Vec<Recorded>, PgnError> {
+    let games = crate::tools::pgn::read(text)?;
     Ok(games
         .into_iter()
         .filter_map(|g| {
@@ -273,7 +292,7 @@ pub fn recorded(text: &str) -> Result<Vec<Recorded>, String> {
 fn label(
     searcher: &mut Searcher,
     rec: &Recorded,
-    args: &DatagenArgs,
+    args: &Config,
     stop: &AtomicBool,
 ) -> Option<Played> {
     searcher.clear();
@@ -298,26 +317,32 @@ fn label(
     })
 }
 
-/// Runs datagen: returns what was written, or an error message (bad openings, I/O).
-pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
+/// Runs datagen: returns what was written.
+pub fn run(args: &Config) -> Result<Summary, DatagenError> {
     let text = match &args.openings {
-        Some(p) => std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?,
+        Some(p) => read_text(p)?,
         None => DEFAULT_OPENINGS.to_string(),
     };
-    let openings = Arc::new(openings::parse(&text).map_err(|e| e.to_string())?);
+    let openings = Arc::new(openings::parse(&text)?);
     let mut games = Vec::new();
     for p in &args.pgn {
-        let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        games.extend(recorded(&text).map_err(|e| format!("{}: {e}", p.display()))?);
+        let text = read_text(p)?;
+        games.extend(recorded(&text).map_err(|source| DatagenError::Pgn {
+            path: p.clone(),
+            source,
+        })?);
     }
     if !args.pgn.is_empty() && games.is_empty() {
-        return Err("no finished games in the PGN files".into());
+        return Err(DatagenError::NoGames);
     }
     let games = Arc::new(games);
     let network = match (&args.eval_file, args.nnue) {
-        (Some(p), _) => Some(Arc::new(
-            crate::eval::nnue::Network::load(p).map_err(|e| format!("{}: {e}", p.display()))?,
-        )),
+        (Some(p), _) => Some(Arc::new(Network::load(p).map_err(|source| {
+            DatagenError::Network {
+                path: p.clone(),
+                source,
+            }
+        })?)),
         (None, true) => Some(crate::eval::nnue::default_network()),
         (None, false) => None,
     };
@@ -331,10 +356,10 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
         .append(args.append)
         .truncate(!args.append)
         .open(&args.output)
-        .map_err(|e| format!("{}: {e}", args.output.display()))?;
+        .map_err(|e| FileError::new(&args.output, e))?;
     file.write_all(&record::header())
         .and_then(|_| file.flush())
-        .map_err(|e| format!("{}: {e}", args.output.display()))?;
+        .map_err(|e| FileError::new(&args.output, e))?;
 
     let stop = Arc::new(AtomicBool::new(false));
     HANDLER.call_once(|| {
@@ -389,14 +414,14 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
     let mut buf = Vec::new();
     let target = args.positions.unwrap_or(u64::MAX);
     let mut io_error = None;
-    let mut write = |g: Played, summary: &mut Summary| -> Result<(), String> {
+    let mut write = |g: Played, summary: &mut Summary| -> Result<(), FileError> {
         buf.clear();
         for s in &g.samples {
             buf.extend_from_slice(&s.encode());
         }
         file.write_all(&buf)
             .and_then(|_| file.flush())
-            .map_err(|e| format!("{}: {e}", args.output.display()))?;
+            .map_err(|e| FileError::new(&args.output, e))?;
         summary.games += 1;
         summary.positions += g.samples.len() as u64;
         summary.red_draw_black[2 - g.red as usize] += 1;
@@ -468,7 +493,7 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
     }
     bar.finish_and_clear();
     if let Some(e) = io_error {
-        return Err(e);
+        return Err(e.into());
     }
     let secs = started.elapsed().as_secs_f64().max(1e-9);
     eprintln!(
@@ -484,7 +509,7 @@ pub fn run(args: &DatagenArgs) -> Result<Summary, String> {
     Ok(summary)
 }
 
-fn progress_bar(args: &DatagenArgs, games: Option<u64>) -> indicatif::ProgressBar {
+fn progress_bar(args: &Config, games: Option<u64>) -> indicatif::ProgressBar {
     let (len, unit) = match (args.positions, games) {
         (Some(p), _) => (p, "positions"),
         (None, Some(g)) => (g, "games"),
@@ -509,7 +534,7 @@ mod tests {
 
     #[test]
     fn games_are_reproducible_and_labelled() {
-        let args = DatagenArgs {
+        let args = Config {
             output: PathBuf::new(),
             nodes: 300,
             threads: Some(1),

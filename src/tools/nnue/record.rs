@@ -19,7 +19,6 @@
 //! 32 pieces with one king a side, so every decoded sample has 2..=32 pieces.
 
 use crate::board::{fen, Color, Piece, PieceKind, Position, Square};
-use std::fmt;
 
 /// Bytes per record (and per header block).
 pub const RECORD_BYTES: usize = 32;
@@ -71,38 +70,27 @@ pub struct Sample {
 }
 
 /// Why a 32-byte block is not a valid record.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
     /// Occupancy bits beyond square 89, or more than 32 pieces.
+    #[error("bad occupancy")]
     Occupancy,
     /// A piece code above 13 or a non-zero unused nibble.
+    #[error("bad piece code")]
     Piece,
     /// Not exactly one king per side.
+    #[error("not one king per side")]
     Kings,
     /// A result byte above 2 or reserved flag bits set.
+    #[error("bad result or flags")]
     Fields,
     /// A header of a format version this program does not read.
+    #[error("data format version {0} (this program reads {VERSION})")]
     Version(u16),
     /// The data ends inside a block.
+    #[error("{0} trailing bytes (not a whole record)")]
     Truncated(usize),
 }
-
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RecordError::Occupancy => write!(f, "bad occupancy"),
-            RecordError::Piece => write!(f, "bad piece code"),
-            RecordError::Kings => write!(f, "not one king per side"),
-            RecordError::Fields => write!(f, "bad result or flags"),
-            RecordError::Version(v) => {
-                write!(f, "data format version {v} (this program reads {VERSION})")
-            }
-            RecordError::Truncated(n) => write!(f, "{n} trailing bytes (not a whole record)"),
-        }
-    }
-}
-
-impl std::error::Error for RecordError {}
 
 /// The header block.
 pub fn header() -> [u8; RECORD_BYTES] {

@@ -2,9 +2,11 @@
 //! indices of both perspectives, the score and the result), split into training and held-out
 //! validation shares.
 
+use super::TrainError;
 use crate::board::Square;
 use crate::eval::nnue::features::index;
 use crate::tools::nnue::record::{decode_all, Sample};
+use crate::tools::FileError;
 use std::path::Path;
 
 /// One training position.
@@ -86,13 +88,16 @@ pub struct Split {
 
 /// Reads data files; the last `share` (0..1) of each goes to validation. With `mirror`, each
 /// training position is also added with its files mirrored (validation stays as played).
-pub fn load(paths: &[impl AsRef<Path>], share: f64, mirror: bool) -> Result<Split, String> {
+pub fn load(paths: &[impl AsRef<Path>], share: f64, mirror: bool) -> Result<Split, TrainError> {
     let mut split = Split::default();
     for p in paths {
         let p = p.as_ref();
-        let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        let samples =
-            decode_all(&bytes).map_err(|(i, e)| format!("{}: block {i}: {e}", p.display()))?;
+        let bytes = std::fs::read(p).map_err(|e| FileError::new(p, e))?;
+        let samples = decode_all(&bytes).map_err(|(block, source)| TrainError::Record {
+            path: p.to_path_buf(),
+            block,
+            source,
+        })?;
         let held = ((samples.len() as f64) * share.clamp(0.0, 1.0)).round() as usize;
         let cut = samples.len() - held;
         split

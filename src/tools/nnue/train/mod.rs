@@ -14,6 +14,9 @@ pub mod data;
 pub mod model;
 pub mod optimiser;
 
+use crate::eval::nnue::{Network, NetworkError};
+use crate::tools::nnue::record::RecordError;
+use crate::tools::FileError;
 use data::Entry;
 use model::{Model, Scratch, CLIP};
 use optimiser::{cosine, Adam};
@@ -23,57 +26,41 @@ use rayon::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Arguments of `chariot train`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct TrainArgs {
+/// What `train` learns from and how (the defaults are `chariot train`'s).
+#[derive(Debug, Clone)]
+pub struct Config {
     /// Data files written by `chariot datagen`.
-    #[arg(required = true)]
     pub data: Vec<PathBuf>,
     /// The network file to write (the best epoch's).
-    #[arg(long, short)]
     pub output: PathBuf,
     /// Hidden neurons per perspective (a multiple of 16).
-    #[arg(long, default_value_t = 256)]
     pub hidden: usize,
     /// Output buckets by piece count.
-    #[arg(long, default_value_t = 1)]
     pub buckets: usize,
     /// Passes over the training data.
-    #[arg(long, default_value_t = 20)]
     pub epochs: usize,
     /// Positions per mini-batch.
-    #[arg(long, default_value_t = 16384)]
     pub batch: usize,
     /// Initial learning rate (cosine decay to `--lr-floor` of it).
-    #[arg(long, default_value_t = 0.001)]
     pub lr: f32,
     /// Final learning rate as a share of the initial one.
-    #[arg(long, default_value_t = 0.05)]
     pub lr_floor: f32,
     /// Weight of the game result in the target (the rest: the search score's win probability).
-    #[arg(long, default_value_t = 0.25)]
     pub wdl: f32,
     /// Score scale K of sigmoid(score / K), centipawns.
-    #[arg(long, default_value_t = 400.0)]
     pub k: f32,
     /// Held-out share of each file (its last positions).
-    #[arg(long, default_value_t = 0.05)]
     pub validation: f64,
     /// Seed of the initial weights and of the shuffles.
-    #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Start from this network file's weights instead of random ones (training goes on from
     /// it; `--hidden` and `--buckets` are then the file's).
-    #[arg(long)]
     pub init: Option<PathBuf>,
     /// Worker threads (default: all cores).
-    #[arg(long)]
     pub threads: Option<usize>,
     /// Do not add the left-right mirror image of each training position.
-    #[arg(long)]
     pub no_mirror: bool,
     /// No progress bar or per-epoch lines on stderr.
-    #[arg(long)]
     pub quiet: bool,
 }
 
@@ -128,27 +115,72 @@ pub fn loss(model: &Model, entries: &[Entry], k: f32, wdl: f32) -> f64 {
     total / entries.len() as f64
 }
 
+/// Why training could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    /// A file that cannot be read or written.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A data file with a block that is not a record.
+    #[error("{}: block {block}: {source}", path.display())]
+    Record {
+        /// The file.
+        path: PathBuf,
+        /// The block's index in the file.
+        block: usize,
+        /// Why.
+        source: RecordError,
+    },
+    /// A network file (`--init`) that cannot be loaded.
+    #[error("{}: {source}", path.display())]
+    Network {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: NetworkError,
+    },
+    /// An `--init` network with another output scale than the trainer's.
+    #[error("{}: another output scale", path.display())]
+    Scale {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A trained model that does not quantize into a network.
+    #[error("quantizing: {0}")]
+    Quantize(NetworkError),
+    /// No positions to train on.
+    #[error("no training positions")]
+    NoData,
+    /// A hidden size or bucket count out of range.
+    #[error("--hidden must be a positive multiple of 16 and --buckets 1 to 16")]
+    Shape,
+    /// The worker threads could not be started.
+    #[error("threads: {0}")]
+    Threads(String),
+}
+
 /// Trains on already loaded data; `save` receives the model of every new best epoch.
 pub fn train(
-    args: &TrainArgs,
+    args: &Config,
     mut split: data::Split,
-    mut save: impl FnMut(&Model) -> Result<(), String>,
-) -> Result<Report, String> {
+    mut save: impl FnMut(&Model) -> Result<(), TrainError>,
+) -> Result<Report, TrainError> {
     if split.train.is_empty() {
-        return Err("no training positions".into());
+        return Err(TrainError::NoData);
     }
     if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.buckets == 0 || args.buckets > 16
     {
-        return Err("--hidden must be a positive multiple of 16 and --buckets 1 to 16".into());
+        return Err(TrainError::Shape);
     }
     let validation = std::mem::take(&mut split.validation);
     let mut entries = std::mem::take(&mut split.train);
     let mut model = match &args.init {
         Some(p) => {
-            let net =
-                crate::eval::nnue::Network::load(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            Model::from_network(&net)
-                .ok_or_else(|| format!("{}: another output scale", p.display()))?
+            let net = Network::load(p).map_err(|source| TrainError::Network {
+                path: p.clone(),
+                source,
+            })?;
+            Model::from_network(&net).ok_or_else(|| TrainError::Scale { path: p.clone() })?
         }
         None => Model::new(args.hidden, args.buckets, args.seed),
     };
@@ -265,7 +297,7 @@ pub fn train(
 }
 
 /// Runs `chariot train`: loads the data, trains, writes the best network.
-pub fn run(args: &TrainArgs) -> Result<Report, String> {
+pub fn run(args: &Config) -> Result<Report, TrainError> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -273,14 +305,13 @@ pub fn run(args: &TrainArgs) -> Result<Report, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| TrainError::Threads(e.to_string()))?;
     pool.install(|| {
         let split = data::load(&args.data, args.validation, !args.no_mirror)?;
         let output = args.output.clone();
         train(args, split, |m| {
-            let net = m.quantize().map_err(|e| e.to_string())?;
-            std::fs::write(&output, net.to_bytes())
-                .map_err(|e| format!("{}: {e}", output.display()))
+            let net = m.quantize().map_err(TrainError::Quantize)?;
+            std::fs::write(&output, net.to_bytes()).map_err(|e| FileError::new(&output, e).into())
         })
     })
 }

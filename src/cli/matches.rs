@@ -1,0 +1,277 @@
+//! `chariot match` and `chariot judge`: the command lines of the match tools. The words are
+//! parsed here into the match's typed set-up; the tools never see a command line.
+
+use super::Failure;
+use chariot::tools::matches::{
+    self, judge, parse_dialect, parse_options, EngineSpec, MatchError, Setup, Sprt, TimeControl,
+    TimeControlError,
+};
+use chariot::tools::openings::{self, DEFAULT_OPENINGS};
+use chariot::tools::read_text;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `chariot match`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// First engine's command line, quotes allowed (default: this program).
+    #[arg(long)]
+    pub engine1: Option<String>,
+    /// Second engine's command line, quotes allowed (default: this program).
+    #[arg(long)]
+    pub engine2: Option<String>,
+    /// First engine's display name (default: its `id name`).
+    #[arg(long)]
+    pub name1: Option<String>,
+    /// Second engine's display name (default: its `id name`).
+    #[arg(long)]
+    pub name2: Option<String>,
+    /// First engine's working directory.
+    #[arg(long)]
+    pub dir1: Option<String>,
+    /// Second engine's working directory.
+    #[arg(long)]
+    pub dir2: Option<String>,
+    /// First engine's dialect: auto (UCI tried first, then UCCI), uci or ucci.
+    #[arg(long, default_value = "auto")]
+    pub dialect1: String,
+    /// Second engine's dialect: auto (UCI tried first, then UCCI), uci or ucci.
+    #[arg(long, default_value = "auto")]
+    pub dialect2: String,
+    /// An option for engine 1 as NAME=VALUE, or NAME for a button (repeatable).
+    #[arg(long)]
+    pub option1: Vec<String>,
+    /// An option for engine 2 as NAME=VALUE, or NAME for a button (repeatable).
+    #[arg(long)]
+    pub option2: Vec<String>,
+    /// Number of games; each opening is played twice in a row, colours swapped.
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Fixed depth per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Fixed nodes per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Fixed time per move in milliseconds.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Clocks: [MOVES/]BASE[+INC] in seconds, e.g. 10+0.1 or 40/60 (default limit: --depth 4).
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Engine 1's clock, instead of --tc for it (time odds), e.g. --tc1 1+0.01 --tc2 10+0.1.
+    #[arg(long)]
+    pub tc1: Option<String>,
+    /// Engine 2's clock, instead of --tc for it.
+    #[arg(long)]
+    pub tc2: Option<String>,
+    /// Games played at once, each with its own pair of engine processes.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Openings file: FENs (optionally with `moves …`) or ICCS move sequences, one per line
+    /// (default: the built-in set of about 100).
+    #[arg(long)]
+    pub openings: Option<String>,
+    /// Write the games to this PGN file.
+    #[arg(long)]
+    pub pgn: Option<String>,
+    /// PGN Event tag.
+    #[arg(long, default_value = "chariot match")]
+    pub event: String,
+    /// SPRT: ELO0,ELO1[,ALPHA,BETA] (alpha, beta default 0.05); stops as soon as it decides.
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Longest game in plies, opening included, before a draw is declared.
+    #[arg(long, default_value_t = 400)]
+    pub maxplies: usize,
+    /// Grace in ms beyond the clock (or --movetime) before a move forfeits on time.
+    #[arg(long, visible_alias = "timemargin", default_value_t = 200)]
+    pub margin: u64,
+    /// Longest wait in ms for a move under --depth or --nodes (a hang beyond it loses).
+    #[arg(long, default_value_t = 60_000)]
+    pub timeout: u64,
+    /// Longest wait in ms for a handshake, `isready` or new game (per dialect tried).
+    #[arg(long, default_value_t = 3_000)]
+    pub handshake: u64,
+    /// An engine answering without a move while it has legal moves claims a draw: accepted
+    /// after this many plies without a capture (ElephantEye's rule is 100), else a loss;
+    /// 0 makes every such answer a loss.
+    #[arg(long, default_value_t = 100)]
+    pub claim: u16,
+}
+
+/// The limit per move of engine `which` (1 or 2): its own clock if given, else the shared one.
+fn control(args: &MatchArgs, which: usize) -> Result<TimeControl, TimeControlError> {
+    let own = if which == 1 { &args.tc1 } else { &args.tc2 };
+    let tc = own.as_ref().or(args.tc.as_ref());
+    match (args.depth, args.nodes, args.movetime, tc) {
+        (Some(d), None, None, None) => Ok(TimeControl::Depth(d.max(1))),
+        (None, Some(n), None, None) => Ok(TimeControl::Nodes(n.max(1))),
+        (None, None, Some(t), None) => Ok(TimeControl::MoveTime(t.max(1))),
+        (None, None, None, Some(tc)) => TimeControl::parse_tc(tc),
+        (None, None, None, None) => Ok(TimeControl::Depth(4)),
+        _ => Err(TimeControlError::Conflict),
+    }
+}
+
+/// This program's path, quoted if it holds spaces: the default engine.
+fn this_program() -> String {
+    std::env::current_exe()
+        .map(|p| p.to_string_lossy().into_owned())
+        .map(|p| {
+            if p.contains(char::is_whitespace) {
+                format!("'{p}'")
+            } else {
+                p
+            }
+        })
+        .unwrap_or_else(|_| "chariot".into())
+}
+
+/// Engine `which`'s spec from its words.
+fn spec(args: &MatchArgs, which: usize) -> Result<EngineSpec, MatchError> {
+    let (command, name, dir, dialect, options) = if which == 1 {
+        (
+            &args.engine1,
+            &args.name1,
+            &args.dir1,
+            &args.dialect1,
+            &args.option1,
+        )
+    } else {
+        (
+            &args.engine2,
+            &args.name2,
+            &args.dir2,
+            &args.dialect2,
+            &args.option2,
+        )
+    };
+    Ok(EngineSpec {
+        command: command.clone().unwrap_or_else(this_program),
+        dir: dir.clone(),
+        dialect: parse_dialect(dialect)?,
+        options: parse_options(options)?,
+        name: name.clone(),
+    })
+}
+
+/// The match the words ask for (engines default to this program).
+pub fn config(args: &MatchArgs) -> Result<matches::Config, MatchError> {
+    let text = match &args.openings {
+        Some(path) => read_text(path)?,
+        None => DEFAULT_OPENINGS.to_string(),
+    };
+    let setup = Setup {
+        specs: [spec(args, 1)?, spec(args, 2)?],
+        controls: [control(args, 1)?, control(args, 2)?],
+        openings: openings::parse(&text)?,
+        maxplies: args.maxplies.max(1),
+        margin: args.margin,
+        timeout: args.timeout.max(1),
+        handshake: args.handshake.max(1),
+        claim: args.claim,
+    };
+    Ok(matches::Config {
+        setup,
+        games: args.games,
+        concurrency: args.concurrency,
+        pgn: args.pgn.clone().map(PathBuf::from),
+        event: args.event.clone(),
+        sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
+    })
+}
+
+/// Arguments of `chariot judge`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct JudgeArgs {
+    /// Start position (the standard start if absent).
+    #[arg(long, conflicts_with = "pgn")]
+    pub fen: Option<String>,
+    /// Judge every game of this PGN file instead of a move list.
+    #[arg(long)]
+    pub pgn: Option<PathBuf>,
+    /// Moves in ICCS coordinates (`h2e2`).
+    #[arg(conflicts_with = "pgn", allow_hyphen_values = true)]
+    pub moves: Vec<String>,
+}
+
+/// Runs `chariot judge`: prints the verdict. Exit status 0 when done (and, with `--pgn`, every
+/// recorded result agrees), 1 when some recorded result disagrees.
+pub fn judge(args: &JudgeArgs) -> Result<ExitCode, Failure> {
+    if let Some(path) = &args.pgn {
+        let text = read_text(path).map_err(Failure::input)?;
+        let (out, disagree) = judge::judge_pgn(&text).map_err(Failure::input)?;
+        print!("{out}");
+        return Ok(ExitCode::from(u8::from(disagree > 0)));
+    }
+    let j = judge::judge_text(args.fen.as_deref(), &args.moves).map_err(Failure::input)?;
+    println!("{j}");
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        m: MatchArgs,
+    }
+
+    fn parse(words: &[&str]) -> Result<MatchArgs, clap::Error> {
+        let mut v = vec!["match"];
+        v.extend_from_slice(words);
+        Cli::try_parse_from(v).map(|c| c.m)
+    }
+
+    #[test]
+    fn limits_and_options() {
+        let a = parse(&["--tc", "40/60+1", "--timemargin", "50"]).unwrap();
+        let clock = TimeControl::Clock {
+            base: 60_000,
+            inc: 1000,
+            moves: Some(40),
+        };
+        assert_eq!(control(&a, 1), Ok(clock));
+        assert_eq!(control(&a, 2), Ok(clock));
+        assert_eq!(a.margin, 50);
+        assert_eq!(control(&parse(&[]).unwrap(), 1), Ok(TimeControl::Depth(4)));
+        assert!(control(&parse(&["--depth", "2", "--nodes", "5"]).unwrap(), 1).is_err());
+        assert_eq!(
+            parse_options(&["Hash=64".into(), "Clear Hash".into()]).unwrap(),
+            vec![
+                ("Hash".to_string(), "64".to_string()),
+                ("Clear Hash".to_string(), String::new())
+            ]
+        );
+        assert!(parse_options(&["=1".into()]).is_err());
+        assert!(parse_dialect("UCCI").is_ok() && parse_dialect("xboard").is_err());
+    }
+
+    #[test]
+    fn time_odds_give_each_engine_its_clock() {
+        let a = parse(&["--tc", "10+0.1", "--tc1", "1+0.01"]).unwrap();
+        assert_eq!(
+            control(&a, 1),
+            Ok(TimeControl::Clock {
+                base: 1000,
+                inc: 10,
+                moves: None
+            })
+        );
+        assert_eq!(
+            control(&a, 2),
+            Ok(TimeControl::Clock {
+                base: 10_000,
+                inc: 100,
+                moves: None
+            })
+        );
+        let c = config(&parse(&["--tc1", "1+0.01", "--tc2", "10+0.1"]).unwrap()).unwrap();
+        assert_ne!(c.setup.controls[0], c.setup.controls[1]);
+        assert!(control(&parse(&["--nodes", "5", "--tc1", "1"]).unwrap(), 1).is_err());
+    }
+}

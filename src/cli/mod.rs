@@ -1,0 +1,144 @@
+//! The binary's command layer: the command line of every subcommand (clap), turned into the
+//! library's typed arguments, and the one place that reports a command's failure. The library
+//! never sees a command line, so it is usable without clap.
+
+mod fit;
+mod matches;
+mod nnue;
+
+use chariot::board::{perft, Position};
+use chariot::search::bench;
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// The `chariot` command line.
+#[derive(Parser)]
+#[command(
+    name = "chariot",
+    version,
+    about = "Chariot, a Xiangqi engine (UCI and UCCI)"
+)]
+pub struct Cli {
+    /// The tool to run; none starts the engine's protocol loop.
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count leaf nodes of the legal move tree: one line per root move, then `Nodes searched: N`.
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Position as one quoted FEN argument (start position if absent).
+        fen: Option<String>,
+        /// Threads (root moves shared out); 1 by default.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Grid shortest paths: `path (map F | grid F | inline ROWS) [from X Y] [to X Y]
+    /// [moves 4|8|8int] [heuristic H] [energy T]` or `path scen FILE.scen [--map FILE.map]`.
+    Path {
+        /// The words of the command.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Play games between two engines (default: this program against itself).
+    #[command(args_override_self = true)]
+    Match(Box<matches::MatchArgs>),
+    /// Fit the evaluation's tables and weights to the results of recorded games (prints Rust
+    /// constants for `eval/classical.rs`; progress on stderr with RUST_LOG=info).
+    Tune(fit::TuneArgs),
+    /// Self-play training data for the network (32-byte records; see docs/nnue.md).
+    Datagen(nnue::DatagenArgs),
+    /// Train the evaluation network from `datagen` files on the CPU; writes the best epoch's
+    /// quantized network.
+    Train(nnue::TrainArgs),
+    /// Judge a game by the rules (the match referee): `judge [--fen FEN] [MOVE …]` or `judge --pgn
+    /// FILE`; prints `<result> <reason> at ply <n>` or `* in progress at ply <n>`.
+    Judge(matches::JudgeArgs),
+    /// Fit the win/draw/loss model (`UCI_ShowWDL`) to the scored moves of finished games.
+    WdlFit(fit::WdlFitArgs),
+    /// Search the bench positions to a fixed depth; last line `<nodes> nodes <nps> nps`.
+    Bench {
+        /// Depth (default 8).
+        depth: Option<u32>,
+        /// Evaluate with the classical evaluation instead of the embedded network.
+        #[arg(long)]
+        classical: bool,
+    },
+}
+
+/// Why a command failed: the message `main` prints after `error: `, and the exit status.
+pub struct Failure {
+    /// The process's exit status.
+    pub status: u8,
+    /// What went wrong.
+    pub error: Box<dyn std::error::Error>,
+}
+
+impl Failure {
+    /// A failure caused by the command's input (bad words, a bad file): exit status 2.
+    fn input(error: impl Into<Box<dyn std::error::Error>>) -> Failure {
+        Failure {
+            status: 2,
+            error: error.into(),
+        }
+    }
+}
+
+/// Any other error fails the command with exit status 1.
+impl<E: std::error::Error + 'static> From<E> for Failure {
+    fn from(error: E) -> Failure {
+        Failure {
+            status: 1,
+            error: Box::new(error),
+        }
+    }
+}
+
+/// Runs the command line: the engine when there is no subcommand, else the tool.
+pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
+    let Some(command) = cli.command else {
+        chariot::protocol::run();
+        return Ok(ExitCode::SUCCESS);
+    };
+    match command {
+        Command::Path { args } => {
+            println!("{}", chariot::path::command(&args).map_err(Failure::input)?);
+        }
+        Command::Match(args) => {
+            let config = matches::config(&args).map_err(Failure::input)?;
+            chariot::tools::matches::run(config).map_err(Failure::input)?;
+        }
+        Command::Tune(args) => print!("{}", chariot::tools::fit::tune::run(&args.into())?),
+        Command::WdlFit(args) => println!("{}", chariot::tools::fit::wdl::run(&args.files)?),
+        Command::Datagen(args) => {
+            chariot::tools::nnue::datagen::run(&args.into())?;
+        }
+        Command::Train(args) => {
+            chariot::tools::nnue::train::run(&args.into())?;
+        }
+        Command::Judge(args) => return matches::judge(&args),
+        Command::Bench { depth, classical } => {
+            let net = (!classical).then(chariot::eval::nnue::default_network);
+            bench::run(depth, net, &mut std::io::stdout())?;
+        }
+        Command::Perft {
+            depth,
+            fen,
+            threads,
+        } => {
+            let pos = match fen {
+                Some(f) => Position::from_fen(&f).map_err(|e| Failure {
+                    status: 1,
+                    error: format!("invalid FEN: {e}").into(),
+                })?,
+                None => Position::default(),
+            };
+            let mut out = std::io::stdout().lock();
+            perft::run(&pos, depth, threads, &mut out, &mut std::io::stderr())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,150 @@
+//! `chariot datagen` and `chariot train`: the network pipeline's command lines.
+
+use chariot::tools::nnue::{datagen, train};
+use std::path::PathBuf;
+
+/// Arguments of `chariot datagen`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct DatagenArgs {
+    /// The data file to write (created, or appended to with `--append`).
+    #[arg(long, short)]
+    pub output: PathBuf,
+    /// Node budget per move.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Stop after this many games.
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Stop once this many positions are written.
+    #[arg(long)]
+    pub positions: Option<u64>,
+    /// Seed of game 0; game `i` uses a generator seeded from the seed and `i`.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Random legal plies played after the opening line.
+    #[arg(long, default_value_t = 4)]
+    pub random_plies: usize,
+    /// Openings file (default: the built-in openings).
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Adjudicate a win once |score| exceeds this for six plies in a row (0: never).
+    #[arg(long, default_value_t = 2500)]
+    pub adjudicate: i32,
+    /// Hash table per thread, MiB.
+    #[arg(long, default_value_t = 4)]
+    pub hash: usize,
+    /// Append to the output file instead of replacing it.
+    #[arg(long)]
+    pub append: bool,
+    /// Play with the embedded network instead of the classical evaluation.
+    #[arg(long)]
+    pub nnue: bool,
+    /// Play with this network file (implies `--nnue`).
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
+    /// Label the positions of these games (PGN, e.g. from `chariot match`) instead of playing
+    /// self-play games: each position searched at `--nodes`, with the game's recorded result.
+    #[arg(long, num_args = 1..)]
+    pub pgn: Vec<PathBuf>,
+}
+
+impl From<DatagenArgs> for datagen::Config {
+    fn from(a: DatagenArgs) -> datagen::Config {
+        datagen::Config {
+            output: a.output,
+            nodes: a.nodes,
+            threads: a.threads,
+            games: a.games,
+            positions: a.positions,
+            seed: a.seed,
+            random_plies: a.random_plies,
+            openings: a.openings,
+            adjudicate: a.adjudicate,
+            hash: a.hash,
+            append: a.append,
+            nnue: a.nnue,
+            eval_file: a.eval_file,
+            pgn: a.pgn,
+        }
+    }
+}
+
+/// Arguments of `chariot train`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Data files written by `chariot datagen`.
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// The network file to write (the best epoch's).
+    #[arg(long, short)]
+    pub output: PathBuf,
+    /// Hidden neurons per perspective (a multiple of 16).
+    #[arg(long, default_value_t = 256)]
+    pub hidden: usize,
+    /// Output buckets by piece count.
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
+    /// Passes over the training data.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Positions per mini-batch.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Initial learning rate (cosine decay to `--lr-floor` of it).
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Final learning rate as a share of the initial one.
+    #[arg(long, default_value_t = 0.05)]
+    pub lr_floor: f32,
+    /// Weight of the game result in the target (the rest: the search score's win probability).
+    #[arg(long, default_value_t = 0.25)]
+    pub wdl: f32,
+    /// Score scale K of sigmoid(score / K), centipawns.
+    #[arg(long, default_value_t = 400.0)]
+    pub k: f32,
+    /// Held-out share of each file (its last positions).
+    #[arg(long, default_value_t = 0.05)]
+    pub validation: f64,
+    /// Seed of the initial weights and of the shuffles.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Start from this network file's weights instead of random ones (training goes on from
+    /// it; `--hidden` and `--buckets` are then the file's).
+    #[arg(long)]
+    pub init: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Do not add the left-right mirror image of each training position.
+    #[arg(long)]
+    pub no_mirror: bool,
+    /// No progress bar or per-epoch lines on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl From<TrainArgs> for train::Config {
+    fn from(a: TrainArgs) -> train::Config {
+        train::Config {
+            data: a.data,
+            output: a.output,
+            hidden: a.hidden,
+            buckets: a.buckets,
+            epochs: a.epochs,
+            batch: a.batch,
+            lr: a.lr,
+            lr_floor: a.lr_floor,
+            wdl: a.wdl,
+            k: a.k,
+            validation: a.validation,
+            seed: a.seed,
+            init: a.init,
+            threads: a.threads,
+            no_mirror: a.no_mirror,
+            quiet: a.quiet,
+        }
+    }
+}
