@@ -3,7 +3,7 @@
 
 use chariot::path::astar::{Heuristic, Moves, Query, Solver};
 use chariot::path::grid::{Cell, Grid};
-use chariot::path::{command, scen};
+use chariot::path::{command, scen, Method};
 use proptest::prelude::*;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -32,7 +32,7 @@ fn every_benchmark_scenario_has_its_optimal_length() {
     for (name, count) in MAPS {
         let path = data(&format!("{name}.map.scen"));
         assert!(path.exists(), "missing test data {}", path.display());
-        let s = scen::run(&path, None, false).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let s = scen::run(&path, None, Method::Astar).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(s.scenarios, *count, "{name}");
         assert_eq!(s.solved, *count, "{name}: {:?}", s.notes);
         assert_eq!(s.mismatches, 0, "{name}: {:?}", s.notes);
@@ -46,7 +46,7 @@ fn jump_point_search_keeps_every_optimal_length() {
     for (name, count) in MAPS {
         let path = data(&format!("{name}.map.scen"));
         assert!(path.exists(), "missing test data {}", path.display());
-        let s = scen::run(&path, None, true).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let s = scen::run(&path, None, Method::Jps).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(
             (s.solved, s.mismatches),
             (*count, 0),
