@@ -6,6 +6,7 @@
 //! named method, `choose` names the method `auto` takes.
 
 use super::astar::{Moves, Outcome, Prepared, Query, Solver};
+use super::forest::Forest;
 use super::grid::Grid;
 use super::jps::Jps;
 use super::jpsplus::{JpsPlus, JumpTable};
@@ -172,6 +173,7 @@ pub struct MapData {
     pub prepared: Prepared,
     /// Its statistics.
     pub stats: MapStats,
+    forest: OnceLock<Built<Forest>>,
     jumps: OnceLock<Built<JumpTable>>,
     subgoals: OnceLock<Built<SubgoalGraph>>,
 }
@@ -195,21 +197,30 @@ impl MapData {
             grid,
             prepared,
             stats,
+            forest: OnceLock::new(),
             jumps: OnceLock::new(),
             subgoals: OnceLock::new(),
         }
     }
 
-    /// The JPS+ jump table, built now if not yet.
-    pub fn jumps(&self) -> &Built<JumpTable> {
-        self.jumps
-            .get_or_init(|| build(|| JumpTable::new(&self.prepared), JumpTable::bytes))
+    /// The dead-end trees and the core grid, built now if not yet.
+    pub fn forest(&self) -> &Built<Forest> {
+        self.forest
+            .get_or_init(|| build(|| Forest::new(&self.prepared), Forest::bytes))
     }
 
-    /// The subgoal graph, built now if not yet.
+    /// The JPS+ jump table of the core grid, built now if not yet.
+    pub fn jumps(&self) -> &Built<JumpTable> {
+        let core = &self.forest().value.core;
+        self.jumps
+            .get_or_init(|| build(|| JumpTable::new(core), JumpTable::bytes))
+    }
+
+    /// The subgoal graph of the core grid, built now if not yet.
     pub fn subgoals(&self) -> &Built<SubgoalGraph> {
+        let core = &self.forest().value.core;
         self.subgoals
-            .get_or_init(|| build(|| SubgoalGraph::new(&self.prepared), SubgoalGraph::bytes))
+            .get_or_init(|| build(|| SubgoalGraph::new(core), SubgoalGraph::bytes))
     }
 
     /// Whether the preparation `method` needs is built already.
@@ -221,9 +232,10 @@ impl MapData {
         }
     }
 
-    /// Builds what `method` needs; returns (milliseconds it took when built, bytes held).
+    /// Builds what `method` needs; returns (milliseconds it took when built, bytes held),
+    /// the dead-end trees included.
     pub fn prepare(&self, method: Method) -> (f64, usize) {
-        match method {
+        let (ms, bytes) = match method {
             Method::JpsPlus => {
                 let b = self.jumps();
                 (b.ms, b.bytes)
@@ -232,8 +244,10 @@ impl MapData {
                 let b = self.subgoals();
                 (b.ms, b.bytes)
             }
-            _ => (0.0, 0),
-        }
+            _ => return (0.0, 0),
+        };
+        let f = self.forest();
+        (ms + f.ms, bytes + f.bytes)
     }
 
     /// The method `auto` takes for `q` on this map.
@@ -280,8 +294,16 @@ impl Workspace {
         match method {
             Method::Auto | Method::Astar => self.astar.solve_prepared(p, q),
             Method::Jps => self.jps.solve(p, q),
-            Method::JpsPlus => self.jpsplus.solve(p, &map.jumps().value, q),
-            Method::Subgoal => self.subgoal.solve(p, &map.subgoals().value, q),
+            Method::JpsPlus => {
+                let (table, forest) = (&map.jumps().value, &map.forest().value);
+                let search = &mut self.jpsplus;
+                forest.solve(p, q, |cq| search.solve(&forest.core, table, cq))
+            }
+            Method::Subgoal => {
+                let (graph, forest) = (&map.subgoals().value, &map.forest().value);
+                let search = &mut self.subgoal;
+                forest.solve(p, q, |cq| search.solve(&forest.core, graph, cq))
+            }
             Method::Iddfs => self.textbook.iddfs(p, q),
             Method::IdaStar => self.textbook.idastar(p, q),
         }

@@ -22,6 +22,7 @@
 
 pub mod astar;
 pub mod cache;
+pub mod forest;
 pub mod grid;
 pub mod jps;
 pub mod jpsplus;
