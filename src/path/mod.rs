@@ -118,6 +118,8 @@ pub enum Request {
         /// The method asked for (`Auto` unless named); it applies to the query.
         method: Method,
     },
+    /// The statistics of a Moving AI map and the method `auto` takes on it.
+    Stats(Arc<MapData>),
     /// A Moving AI scenario file.
     Scen {
         /// The `.scen` file.
@@ -148,6 +150,8 @@ pub enum Answer {
     },
     /// A scenario batch.
     Scen(scen::Summary),
+    /// A map's statistics line.
+    Stats(String),
 }
 
 /// Runs one `path` command given its words (after `path`). `Ok` carries the answer's lines.
@@ -162,6 +166,12 @@ pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Request, PathError> {
     match words.first() {
         None => Err(PathError::Usage),
         Some(first) if first.eq_ignore_ascii_case("scen") => parse_scen(&words[1..]),
+        Some(first) if first.eq_ignore_ascii_case("stats") => {
+            let file = words
+                .get(1)
+                .ok_or(PathError::MissingValue("stats".into()))?;
+            Ok(Request::Stats(load_map(file)?))
+        }
         Some(_) => parse_search(&words),
     }
 }
@@ -370,6 +380,7 @@ pub fn solve(request: &Request) -> Result<Answer, PathError> {
         Request::Scen { file, map, method } => {
             Ok(Answer::Scen(scen::run(file, map.as_deref(), *method)?))
         }
+        Request::Stats(map) => Ok(Answer::Stats(map.stats_line())),
     }
 }
 
@@ -392,6 +403,7 @@ pub fn format(answer: &Answer) -> String {
             }
             text
         }
+        Answer::Stats(line) => line.clone(),
         Answer::Scen(s) => {
             let mut text = s.notes.join("\n");
             if !text.is_empty() {

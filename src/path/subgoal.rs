@@ -32,7 +32,13 @@ pub struct SubgoalGraph {
     /// Edges of subgoal i: `edges[first[i]..first[i + 1]]`.
     first: Vec<u32>,
     edges: Vec<u32>,
+    /// Landmark distances: `LANDMARKS` per subgoal (infinite where unreachable), for the
+    /// straight cost 1 and diagonal cost √2.
+    landmarks: Vec<[f32; LANDMARKS]>,
 }
+
+/// Landmarks of the differential heuristic.
+pub const LANDMARKS: usize = 8;
 
 /// The straight components (indices into `STEPS`) of each diagonal `STEPS[4..8]`:
 /// (horizontal, vertical).
@@ -91,6 +97,7 @@ impl SubgoalGraph {
             clear,
             first: Vec::new(),
             edges: Vec::new(),
+            landmarks: Vec::new(),
         };
         let m = graph.cell.len();
         let mut first = Vec::with_capacity(m + 1);
@@ -108,7 +115,62 @@ impl SubgoalGraph {
         first.push(edges.len() as u32);
         graph.first = first;
         graph.edges = edges;
+        graph.landmarks = graph.landmark_distances();
         graph
+    }
+
+    fn octile(&self, u: u32, v: u32) -> f64 {
+        let (a, b) = (self.xy[u as usize], self.xy[v as usize]);
+        let (dx, dy) = ((a.0 - b.0).unsigned_abs(), (a.1 - b.1).unsigned_abs());
+        let (hi, lo) = if dx > dy { (dx, dy) } else { (dy, dx) };
+        (hi - lo) as f64 + lo as f64 * std::f64::consts::SQRT_2
+    }
+
+    /// Distances from `LANDMARKS` subgoals, each the farthest (summed over the landmarks so
+    /// far) from those before it, by Dijkstra on the graph.
+    fn landmark_distances(&self) -> Vec<[f32; LANDMARKS]> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let m = self.cell.len();
+        let mut out = vec![[f32::INFINITY; LANDMARKS]; m];
+        if m == 0 {
+            return out;
+        }
+        let mut dist = vec![f64::INFINITY; m];
+        let mut heap = BinaryHeap::new();
+        let mut score = vec![0f64; m];
+        let mut next = 0usize;
+        for k in 0..LANDMARKS {
+            dist.fill(f64::INFINITY);
+            dist[next] = 0.0;
+            heap.push(Reverse((0u64, next as u32)));
+            while let Some(Reverse((d, u))) = heap.pop() {
+                let d = f64::from_bits(d);
+                if d > dist[u as usize] {
+                    continue;
+                }
+                let ui = u as usize;
+                for &v in &self.edges[self.first[ui] as usize..self.first[ui + 1] as usize] {
+                    let nd = d + self.octile(u, v);
+                    if nd < dist[v as usize] {
+                        dist[v as usize] = nd;
+                        heap.push(Reverse((nd.to_bits(), v)));
+                    }
+                }
+            }
+            for (i, &d) in dist.iter().enumerate() {
+                out[i][k] = d as f32;
+                if d.is_finite() {
+                    score[i] += d;
+                }
+            }
+            // The next landmark: farthest from those so far, in the first one's component.
+            next = (0..m)
+                .filter(|&i| out[i][0].is_finite())
+                .max_by(|&a, &b| score[a].total_cmp(&score[b]))
+                .unwrap_or(0);
+        }
+        out
     }
 
     /// Number of subgoals.
@@ -129,6 +191,7 @@ impl SubgoalGraph {
             + self.clear.len() * 8
             + self.first.len() * 4
             + self.edges.len() * 4
+            + self.landmarks.len() * LANDMARKS * 4
     }
 
     /// Calls `found` with every subgoal reached from cell `c` by a diagonal-then-straight path
@@ -202,6 +265,7 @@ pub struct SubgoalSearch {
     parent: Vec<u32>,
     stamp: Vec<u32>,
     goal_link: Vec<u32>,
+    goal_links: Vec<u32>,
     start_links: Vec<u32>,
     generation: u32,
     heap: RadixHeap,
@@ -266,9 +330,13 @@ impl SubgoalSearch {
                 return direct(octile(sxy, txy));
             }
         }
+        self.goal_links.clear();
         if t_id == 0 {
-            let goal_link = &mut self.goal_link;
-            let hit = sg.sweep(grid, t, Some(sxy), |v| goal_link[v as usize] = gen);
+            let (goal_link, goal_links) = (&mut self.goal_link, &mut self.goal_links);
+            let hit = sg.sweep(grid, t, Some(sxy), |v| {
+                goal_link[v as usize] = gen;
+                goal_links.push(v);
+            });
             if hit || (s_id != 0 && goal_link[s_id as usize - 1] == gen) {
                 return direct(octile(sxy, txy));
             }
@@ -282,6 +350,40 @@ impl SubgoalSearch {
             } else {
                 txy
             }
+        };
+        // The goal's landmark distances: bounds from its links (exact for a subgoal goal). The
+        // distances are for steps 1 and √2; `scale` makes them a lower bound under the query's
+        // costs (14/√2 per unit for 10/14).
+        let scale = diagonal / std::f64::consts::SQRT_2;
+        let mut lo = [f64::NEG_INFINITY; LANDMARKS];
+        let mut hi = [f64::INFINITY; LANDMARKS];
+        let mut bound = |b: u32, extra: f64| {
+            for k in 0..LANDMARKS {
+                let d = sg.landmarks[b as usize][k] as f64 * scale;
+                if d.is_finite() {
+                    lo[k] = lo[k].max(d - extra);
+                    hi[k] = hi[k].min(d + extra);
+                }
+            }
+        };
+        if t_id != 0 {
+            bound(t_id - 1, 0.0);
+        } else {
+            for &v in &self.goal_links {
+                bound(v, octile(node_xy(v), txy));
+            }
+        }
+        // The distances are f32: allow for their rounding (well under 1e-6 relative).
+        let h = |v: u32, vxy: (i64, i64)| -> f64 {
+            let mut best = octile(vxy, txy);
+            if (v as usize) < m {
+                for k in 0..LANDMARKS {
+                    let d = sg.landmarks[v as usize][k] as f64 * scale;
+                    let slack = d * 1e-6;
+                    best = best.max(lo[k] - d - slack).max(d - hi[k] - slack);
+                }
+            }
+            best
         };
         self.heap.clear();
         self.g[start_node as usize] = 0.0;
@@ -344,7 +446,7 @@ impl SubgoalSearch {
                 self.stamp[vi] = gen;
                 self.g[vi] = ng;
                 self.parent[vi] = u;
-                self.heap.push(key(ng + octile(vxy, txy), ng), v);
+                self.heap.push(key(ng + h(v, vxy), ng), v);
             }
         }
         Outcome {
