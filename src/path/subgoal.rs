@@ -54,7 +54,7 @@ impl SubgoalGraph {
         let mut id = vec![0u32; n];
         let mut cell = Vec::new();
         let mut xy = Vec::new();
-        for c in 0..n {
+        for (c, slot) in id.iter_mut().enumerate() {
             if !free(c) {
                 continue;
             }
@@ -66,7 +66,7 @@ impl SubgoalGraph {
             if corner {
                 cell.push(c as u32);
                 xy.push(((c % stride) as i32, (c / stride) as i32));
-                id[c] = cell.len() as u32;
+                *slot = cell.len() as u32;
             }
         }
         let mut clear = vec![[0u16; 4]; n];
@@ -219,10 +219,10 @@ impl SubgoalGraph {
             }
         };
         let mut hit = false;
-        for dir in 0..4 {
+        for (dir, &o) in off.iter().enumerate().take(4) {
             let k = self.clear[c][dir] as isize;
             hit |= on_ray(cx, cy, dir, k as i64);
-            let b = (c as isize + (k + 1) * off[dir]) as usize;
+            let b = (c as isize + (k + 1) * o) as usize;
             if self.id[b] != 0 {
                 found(self.id[b] - 1);
             }

@@ -85,7 +85,7 @@ impl Textbook {
         // Steps a state may take: none when out of energy.
         let mask_of = |state: u32| -> u8 {
             let s = state as usize;
-            if q.energy.is_some() && s % layers == 0 {
+            if q.energy.is_some() && s.is_multiple_of(layers) {
                 0
             } else {
                 grid.steps[s / layers] & step_mask
