@@ -1,9 +1,15 @@
-//! Grid A*: every benchmark scenario at its optimal length, energy budgets against brute
-//! force, random grids against Dijkstra and BFS, and every kind of bad input.
+//! Grid paths: every benchmark scenario at its optimal length (the automatic choice on all,
+//! every other method on a quarter by default and on all with `--ignored`), energy budgets
+//! against brute force, random grids against Dijkstra and BFS for every method, the map
+//! cache, and every kind of bad input.
+//!
+//! `cargo test --release --test path -- --ignored` runs the slow ones: every scenario with
+//! every method.
 
 use chariot::path::astar::{Heuristic, Moves, Query, Solver};
 use chariot::path::grid::{Cell, Grid};
-use chariot::path::{command, scen};
+use chariot::path::method::{MapData, Workspace, METHODS};
+use chariot::path::{command, scen, Method};
 use proptest::prelude::*;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -18,6 +24,12 @@ const MAPS: &[(&str, usize)] = &[
     ("random512-10-0", 835),
     ("32room_000", 950),
     ("TheFrozenSea", 1480),
+    ("maze512-1-9", 891),
+    ("maze512-4-6", 1144),
+    ("random512-40-5", 1048),
+    ("64room_005", 1160),
+    ("Paris_1_512", 950),
+    ("den602d", 1330),
 ];
 
 fn data(name: &str) -> std::path::PathBuf {
@@ -32,28 +44,85 @@ fn every_benchmark_scenario_has_its_optimal_length() {
     for (name, count) in MAPS {
         let path = data(&format!("{name}.map.scen"));
         assert!(path.exists(), "missing test data {}", path.display());
-        let s = scen::run(&path, None, false).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let s = scen::run(&path, None, Method::Auto).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(s.scenarios, *count, "{name}");
         assert_eq!(s.solved, *count, "{name}: {:?}", s.notes);
         assert_eq!(s.mismatches, 0, "{name}: {:?}", s.notes);
         total += s.scenarios;
     }
-    assert_eq!(total, 9185);
+    assert_eq!(total, 15708);
+}
+
+/// Every `every`-th scenario of every map, with every method that applies (IDA* only on maps
+/// within its size limit).
+fn methods_on_scenarios(every: usize) {
+    let mut ws = Workspace::new();
+    for (name, _) in MAPS {
+        let (all, map_file) = scen::read(&data(&format!("{name}.map.scen")), None).expect(name);
+        let text = std::fs::read_to_string(map_file).expect(name);
+        let map = MapData::new(Grid::parse_movingai(&text).expect(name));
+        let cells = map.grid.width * map.grid.height;
+        for method in METHODS {
+            for (i, s) in all.iter().enumerate().step_by(every) {
+                let q = scen::query(&map.grid, s, i).expect(name);
+                if method.refusal(&q, cells).is_some() {
+                    break;
+                }
+                let out = ws.solve(&map, method, &q);
+                let sol = out
+                    .solution
+                    .unwrap_or_else(|| panic!("{name} {i} {method:?}"));
+                assert!(
+                    scen::matches(sol.cost, s.optimal),
+                    "{name} scenario {} {method:?}: {} vs {}",
+                    i + 1,
+                    sol.cost,
+                    s.optimal
+                );
+                check_path(&map.grid, &q, &sol.path, sol.cost);
+            }
+        }
+    }
 }
 
 #[test]
-fn jump_point_search_keeps_every_optimal_length() {
-    for (name, count) in MAPS {
-        let path = data(&format!("{name}.map.scen"));
-        assert!(path.exists(), "missing test data {}", path.display());
-        let s = scen::run(&path, None, true).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(
-            (s.solved, s.mismatches),
-            (*count, 0),
-            "{name}: {:?}",
-            s.notes
+fn every_method_keeps_the_optimal_lengths_on_a_quarter_of_the_scenarios() {
+    methods_on_scenarios(4);
+}
+
+#[test]
+#[ignore = "slow: every scenario with every method (a few minutes in release)"]
+fn every_method_keeps_every_optimal_length() {
+    methods_on_scenarios(1);
+}
+
+/// A path is connected, starts and ends where asked, never crosses a wall or cuts a corner,
+/// and costs what was reported.
+fn check_path(g: &Grid, q: &Query, path: &[(usize, usize)], cost: f64) {
+    assert_eq!(path.first(), Some(&q.start));
+    assert_eq!(path.last(), Some(&q.goal));
+    let (st, dg) = q.moves.costs();
+    let mut c = 0.0;
+    for w in path.windows(2) {
+        let (p, n) = (w[0], w[1]);
+        let (dx, dy) = (n.0 as i64 - p.0 as i64, n.1 as i64 - p.1 as i64);
+        assert!(
+            dx.abs() <= 1 && dy.abs() <= 1 && (dx, dy) != (0, 0),
+            "{p:?} {n:?}"
         );
+        assert!(g.passable(n.0 as i64, n.1 as i64));
+        if dx != 0 && dy != 0 {
+            assert!(q.moves != Moves::Four);
+            assert!(
+                g.passable(p.0 as i64 + dx, p.1 as i64) && g.passable(p.0 as i64, p.1 as i64 + dy),
+                "corner cut at {p:?}"
+            );
+            c += dg;
+        } else {
+            c += st;
+        }
     }
+    assert!((c - cost).abs() <= 1e-6 * cost.max(1.0), "{c} vs {cost}");
 }
 
 #[test]
@@ -64,6 +133,24 @@ fn scen_command_summary_line() {
         out.starts_with("scenarios 160 solved 160 mismatches 0 total_ms "),
         "{out}"
     );
+    assert!(out.contains(" method jps+ prep_ms "), "{out}");
+    assert!(out.contains(" prep_mb "), "{out}");
+    for (method, name) in [
+        ("astar", "astar"),
+        ("subgoal", "subgoal"),
+        ("idastar", "idastar"),
+    ] {
+        let out = command(&["scen", p.to_str().expect("utf-8"), "--method", method]).expect("runs");
+        assert!(out.contains("mismatches 0"), "{out}");
+        assert!(out.contains(&format!(" method {name} ")), "{out}");
+    }
+    let out = command(&["scen", p.to_str().expect("utf-8"), "--jps"]).expect("runs");
+    assert!(out.contains(" method jps "), "{out}");
+    let big = data("den520d.map.scen");
+    let e = command(&["scen", big.to_str().expect("utf-8"), "--method", "idastar"])
+        .expect_err("too large")
+        .to_string();
+    assert!(e.contains("small maps"), "{e}");
     let m = data("arena.map");
     let out = command(&[
         "scen",
@@ -401,4 +488,125 @@ fn path_in_the_protocol_loop_and_cli() {
         "{text}"
     );
     assert!(text.contains("readyok"), "{text}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    /// Every method (and the automatic choice) that accepts a query finds Dijkstra's length and
+    /// a valid path, on random grids with walls, dead ends and stations, with and without an
+    /// energy budget.
+    #[test]
+    fn every_method_equals_dijkstra(seed in any::<u64>(), w in 2usize..16, h in 2usize..16, walls in 10u32..45) {
+        let g = random_grid(seed, w, h, walls, 6);
+        let free: Vec<(usize, usize)> = (0..h).flat_map(|y| (0..w).map(move |x| (x, y)))
+            .filter(|&(x, y)| g.passable(x as i64, y as i64)).collect();
+        prop_assume!(free.len() >= 2);
+        let map = MapData::new(g.clone());
+        let mut ws = Workspace::new();
+        let mut reference = Solver::new();
+        for k in 0..4u64 {
+            let a = free[((seed >> (k * 8)) % free.len() as u64) as usize];
+            let b = free[((seed >> (k * 8 + 24)) % free.len() as u64) as usize];
+            for moves in [Moves::Four, Moves::Eight, Moves::EightInt] {
+                for energy in [None, Some(3u32), Some(7)] {
+                    let q = Query { start: a, goal: b, moves, heuristic: moves.default_heuristic(), energy };
+                    let dijkstra = reference.solve(&g, &Query { heuristic: Heuristic::Zero, ..q }).solution;
+                    for method in METHODS.into_iter().chain([Method::Auto]) {
+                        if method.refusal(&q, w * h).is_some() {
+                            continue;
+                        }
+                        let got = ws.solve(&map, method, &q).solution;
+                        prop_assert_eq!(got.is_some(), dijkstra.is_some(), "{:?} {:?} {:?} {:?}", method, moves, energy, (a, b));
+                        if let (Some(got), Some(d)) = (&got, &dijkstra) {
+                            prop_assert!((got.cost - d.cost).abs() < 1e-6, "{:?} {:?} {:?}: {} vs {}", method, moves, energy, got.cost, d.cost);
+                            if energy.is_none() {
+                                check_path(&g, &q, &got.path, got.cost);
+                            } else {
+                                prop_assert_eq!(got.path.first(), Some(&a));
+                                prop_assert_eq!(got.path.last(), Some(&b));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn textbook_methods_refuse_large_maps_and_wrong_moves() {
+    let big = vec![".".repeat(70); 70].join("/");
+    let e = command(&[
+        "inline", &big, "from", "0", "0", "to", "5", "5", "method", "iddfs",
+    ])
+    .expect_err("too large")
+    .to_string();
+    assert!(e.contains("small maps") && e.contains("4096"), "{e}");
+    let e = command(&["inline", "S..G", "moves", "8", "method", "iddfs"])
+        .expect_err("unit steps")
+        .to_string();
+    assert!(e.contains("iddfs needs unit steps"), "{e}");
+    let e = command(&["inline", "S..G", "method", "jps+"])
+        .expect_err("moves 8")
+        .to_string();
+    assert!(e.contains("jps+ needs moves 8"), "{e}");
+    let e = command(&["inline", "S..G", "method", "bfs"])
+        .expect_err("bad method")
+        .to_string();
+    assert!(e.contains("bad method 'bfs'"), "{e}");
+    for (method, moves) in [
+        ("iddfs", "4"),
+        ("idastar", "8"),
+        ("subgoal", "8"),
+        ("jps+", "8int"),
+    ] {
+        let out = command(&[
+            "inline",
+            "S.#.../...#.G/.#....",
+            "moves",
+            moves,
+            "method",
+            method,
+        ])
+        .expect("runs");
+        assert!(out.contains(&format!("method {method}")), "{out}");
+    }
+    let out = command(&["inline", "S..#/.#../...G", "moves", "8"]).expect("runs");
+    assert!(out.contains("method jps+"), "{out}");
+    let out = command(&["inline", "S..#/.#../...G"]).expect("runs");
+    assert!(out.contains("method astar"), "{out}");
+}
+
+#[test]
+fn map_files_are_cached_until_they_change() {
+    let dir = std::env::temp_dir().join(format!("chariot-path-cache-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("m.map");
+    let f = file.to_str().expect("utf-8").to_string();
+    let open = "type octile\nheight 3\nwidth 4\nmap\n....\n....\n....\n";
+    std::fs::write(&file, open).expect("write");
+    let ask = |method: &str| {
+        command(&[
+            "map", &f, "from", "0", "0", "to", "3", "2", "moves", "8", "method", method,
+        ])
+        .expect("runs")
+    };
+    let first = ask("subgoal");
+    assert!(first.contains("cost 3.828427"), "{first}");
+    assert!(first.contains("prep_ms "), "{first}");
+    // Same file: the graph built for the first query is used again.
+    let second = ask("subgoal");
+    assert!(!second.contains("prep_ms "), "{second}");
+    // Changed (another length): read again, and the wall is seen.
+    std::fs::write(
+        &file,
+        "type octile\nheight 3\nwidth 4\nmap\n....\n@@@.\n....\n\n",
+    )
+    .expect("write");
+    let third = ask("subgoal");
+    assert!(third.contains("prep_ms "), "{third}");
+    assert!(third.contains("cost 5\n"), "{third}");
+    let out = command(&["stats", &f]).expect("stats");
+    assert!(out.starts_with("width 4 height 3 free 9 "), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -328,6 +328,11 @@ impl Prepared {
                 };
             }
         }
+        Prepared::from_cells(stride, cells)
+    }
+
+    /// A prepared grid from its bordered cells (`stride` per row, a wall border all round).
+    pub(crate) fn from_cells(stride: usize, cells: Vec<u8>) -> Prepared {
         let w = stride as isize;
         let mut steps = vec![0u8; cells.len()];
         for c in 0..cells.len() {

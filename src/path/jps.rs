@@ -90,7 +90,7 @@ impl Jps {
                 return Outcome {
                     solution: Some(Solution {
                         cost: g,
-                        path: self.path(grid, node),
+                        path: fill_path(grid, &self.parent, node),
                     }),
                     expanded,
                 };
@@ -185,28 +185,29 @@ impl Jps {
             expanded,
         }
     }
+}
 
-    /// Cells from start to `end`, filling in the unit steps between jump points.
-    fn path(&self, grid: &Prepared, end: u32) -> Vec<(usize, usize)> {
-        let w = grid.stride as i64;
-        let mut jumps = vec![end as i64];
-        let mut c = end;
-        while self.parent[c as usize] != c {
-            c = self.parent[c as usize];
-            jumps.push(c as i64);
-        }
-        jumps.reverse();
-        let xy = |c: i64| ((c % w - 1) as usize, (c / w - 1) as usize);
-        let mut out = vec![xy(jumps[0])];
-        for pair in jumps.windows(2) {
-            let (a, b) = (pair[0], pair[1]);
-            let d = ((b % w) - (a % w)).signum() + ((b / w) - (a / w)).signum() * w;
-            let mut x = a;
-            while x != b {
-                x += d;
-                out.push(xy(x));
-            }
-        }
-        out
+/// Cells from the start to `end` following `parent` links between jump points (the start is
+/// its own parent), filling in the unit steps between them (each link is straight or diagonal).
+pub(crate) fn fill_path(grid: &Prepared, parent: &[u32], end: u32) -> Vec<(usize, usize)> {
+    let w = grid.stride as i64;
+    let mut jumps = vec![end as i64];
+    let mut c = end;
+    while parent[c as usize] != c {
+        c = parent[c as usize];
+        jumps.push(c as i64);
     }
+    jumps.reverse();
+    let xy = |c: i64| ((c % w - 1) as usize, (c / w - 1) as usize);
+    let mut out = vec![xy(jumps[0])];
+    for pair in jumps.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let d = ((b % w) - (a % w)).signum() + ((b / w) - (a / w)).signum() * w;
+        let mut x = a;
+        while x != b {
+            x += d;
+            out.push(xy(x));
+        }
+    }
+    out
 }

@@ -1,29 +1,42 @@
 //! `path`: grid A* as an engine command and a command-line subcommand.
 //!
-//! `grid` reads maps (Moving AI `.map` files and text grids), `astar` searches them (4- or
+//! `grid` reads maps (Moving AI `.map` files and text grids); `astar` searches them (4- or
 //! 8-connected, integer 10/14 costs, admissible heuristics, an energy budget with supply
-//! stations), `scen` runs Moving AI scenario files, and this module runs the command in three
-//! steps: `parse` (words to a `Request` checked against its map, or a `PathError`), `solve`
-//! (the search, timed) and `format` (the answer's text).
+//! stations); `jps`, `jpsplus` (precomputed jumps) and `subgoal` (simple subgoal graphs) are
+//! the faster exact methods for 8-connected maps without energy; `textbook` has IDDFS and IDA*
+//! for small maps; `method` names them, prepares what they need and picks one automatically;
+//! `cache` keeps map files read and what was built for them between commands; `scen` runs
+//! Moving AI scenario files. This module runs the command in three steps: `parse` (words to a
+//! `Request` checked against its map, or a `PathError`), `solve` (the search, timed) and
+//! `format` (the answer's text).
 //!
 //! Syntax (keywords case-insensitive):
 //! ```text
 //! path (map FILE | grid FILE | inline ROWS) [from X Y] [to X Y] [moves 4|8|8int]
-//!      [heuristic manhattan|octile|euclidean|zero] [energy T] [jps]
-//! path scen FILE.scen [--map FILE.map] [--jps]
+//!      [heuristic manhattan|octile|euclidean|zero] [energy T] [method NAME] [jps]
+//! path scen FILE.scen [--map FILE.map] [--method NAME] [--jps]
 //! ```
 //! `inline` rows are separated by `/`. Text grids mark start `S` and goal `G`; `from`/`to`
-//! override them (and are required for Moving AI maps).
+//! override them (and are required for Moving AI maps). NAME is `auto` (the default), `astar`,
+//! `jps`, `jps+`, `subgoal`, `iddfs` or `idastar`; `jps` alone means `method jps`.
 
 pub mod astar;
+pub mod cache;
+pub mod forest;
 pub mod grid;
 pub mod jps;
+pub mod jpsplus;
+pub mod method;
 pub mod scen;
+pub mod subgoal;
+pub mod textbook;
 
-use astar::{Heuristic, Moves, Outcome, Query, Solver, MAX_STATES};
+use astar::{Heuristic, Moves, Outcome, Query, MAX_STATES};
 use grid::{Grid, GridError};
+pub use method::{MapData, Method};
 use scen::ScenError;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Largest accepted energy budget.
@@ -33,10 +46,10 @@ pub const MAX_ENERGY: u32 = 100_000;
 #[derive(Debug, thiserror::Error)]
 pub enum PathError {
     /// No words at all.
-    #[error("usage: path (map FILE | grid FILE | inline ROWS) [from X Y] [to X Y] [moves 4|8|8int] [heuristic H] [energy T] | path scen FILE.scen [--map FILE.map]")]
+    #[error("usage: path (map FILE | grid FILE | inline ROWS) [from X Y] [to X Y] [moves 4|8|8int] [heuristic H] [energy T] [method NAME] | path scen FILE.scen [--map FILE.map] [--method NAME]")]
     Usage,
     /// `scen` without a file.
-    #[error("usage: path scen FILE.scen [--map FILE.map]")]
+    #[error("usage: path scen FILE.scen [--map FILE.map] [--method NAME]")]
     ScenUsage,
     /// A keyword at the end, without its value; carries the keyword.
     #[error("missing value after '{0}'")]
@@ -68,9 +81,12 @@ pub enum PathError {
     /// An energy budget whose state space on the map is too large.
     #[error("energy {0} on this map needs too many states")]
     TooManyStates(u32),
-    /// `jps` with 4-connected moves or an energy budget.
-    #[error("jps needs moves 8 or 8int and no energy budget")]
-    JpsNeedsEight,
+    /// A method name not known.
+    #[error("bad method '{0}': auto, astar, jps, jps+, subgoal, iddfs or idastar")]
+    BadMethod(String),
+    /// A method that cannot answer this query on this map (says why).
+    #[error("{0}")]
+    MethodRefused(String),
     /// A map file that cannot be read.
     #[error("cannot read {file}: {source}")]
     Read {
@@ -95,21 +111,23 @@ pub enum PathError {
 pub enum Request {
     /// One search on one map.
     Search {
-        /// The map.
-        grid: Grid,
+        /// The map (shared with the cache for map files).
+        map: Arc<MapData>,
         /// Start and goal (on the map, off walls), moves, an admissible heuristic, energy.
         query: Query,
-        /// Jump point search instead of A* (8-connected, no energy budget).
-        jps: bool,
+        /// The method asked for (`Auto` unless named); it applies to the query.
+        method: Method,
     },
+    /// The statistics of a Moving AI map and the method `auto` takes on it.
+    Stats(Arc<MapData>),
     /// A Moving AI scenario file.
     Scen {
         /// The `.scen` file.
         file: PathBuf,
         /// The map, if not the one named in the scenarios.
         map: Option<PathBuf>,
-        /// Jump point search instead of A*.
-        jps: bool,
+        /// The method asked for.
+        method: Method,
     },
 }
 
@@ -122,11 +140,18 @@ pub enum Answer {
         query: Query,
         /// The path, if any, and the states expanded.
         outcome: Outcome,
+        /// The method that searched.
+        method: Method,
         /// Milliseconds the search took.
         ms: f64,
+        /// Milliseconds spent building the method's tables for this command (0 if they were
+        /// built before).
+        prep_ms: f64,
     },
     /// A scenario batch.
     Scen(scen::Summary),
+    /// A map's statistics line.
+    Stats(String),
 }
 
 /// Runs one `path` command given its words (after `path`). `Ok` carries the answer's lines.
@@ -141,18 +166,24 @@ pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Request, PathError> {
     match words.first() {
         None => Err(PathError::Usage),
         Some(first) if first.eq_ignore_ascii_case("scen") => parse_scen(&words[1..]),
+        Some(first) if first.eq_ignore_ascii_case("stats") => {
+            let file = words
+                .get(1)
+                .ok_or(PathError::MissingValue("stats".into()))?;
+            Ok(Request::Stats(load_map(file)?))
+        }
         Some(_) => parse_search(&words),
     }
 }
 
 fn parse_search(words: &[&str]) -> Result<Request, PathError> {
-    let mut grid: Option<Grid> = None;
+    let mut grid: Option<Arc<MapData>> = None;
     let mut from = None;
     let mut to = None;
     let mut moves = Moves::Four;
     let mut heuristic = None;
     let mut energy = None;
-    let mut jps = false;
+    let mut method = Method::Auto;
     let word = |i: usize| {
         words
             .get(i)
@@ -168,17 +199,18 @@ fn parse_search(words: &[&str]) -> Result<Request, PathError> {
     while i < words.len() {
         let kw = words[i].to_ascii_lowercase();
         match kw.as_str() {
-            "map" | "grid" => {
+            "map" => {
+                grid = Some(load_map(word(i + 1)?)?);
+                i += 2;
+            }
+            "grid" => {
                 let text = read_limited(word(i + 1)?)?;
-                grid = Some(if kw == "map" {
-                    Grid::parse_movingai(&text)?
-                } else {
-                    Grid::parse_text(text.lines())?
-                });
+                grid = Some(Arc::new(MapData::new(Grid::parse_text(text.lines())?)));
                 i += 2;
             }
             "inline" => {
-                grid = Some(Grid::parse_text(word(i + 1)?.split('/'))?);
+                let g = Grid::parse_text(word(i + 1)?.split('/'))?;
+                grid = Some(Arc::new(MapData::new(g)));
                 i += 2;
             }
             "from" | "to" => {
@@ -219,14 +251,20 @@ fn parse_search(words: &[&str]) -> Result<Request, PathError> {
                 energy = Some(t);
                 i += 2;
             }
+            "method" => {
+                let w = word(i + 1)?;
+                method = Method::parse(w).ok_or_else(|| PathError::BadMethod(clip(w)))?;
+                i += 2;
+            }
             "jps" => {
-                jps = true;
+                method = Method::Jps;
                 i += 1;
             }
             _ => return Err(PathError::UnknownWord(clip(words[i]))),
         }
     }
-    let grid = grid.ok_or(PathError::NoMap)?;
+    let map = grid.ok_or(PathError::NoMap)?;
+    let grid = &map.grid;
     let heuristic = heuristic.unwrap_or(moves.default_heuristic());
     if !heuristic.admissible_for(moves) {
         return Err(PathError::Inadmissible(heuristic));
@@ -244,9 +282,6 @@ fn parse_search(words: &[&str]) -> Result<Request, PathError> {
             return Err(PathError::TooManyStates(t));
         }
     }
-    if jps && (moves == Moves::Four || energy.is_some()) {
-        return Err(PathError::JpsNeedsEight);
-    }
     let query = Query {
         start,
         goal,
@@ -254,14 +289,38 @@ fn parse_search(words: &[&str]) -> Result<Request, PathError> {
         heuristic,
         energy,
     };
-    Ok(Request::Search { grid, query, jps })
+    if let Some(why) = method.refusal(&query, grid.width * grid.height) {
+        return Err(PathError::MethodRefused(why));
+    }
+    Ok(Request::Search { map, query, method })
+}
+
+/// A Moving AI map file, from the cache when unchanged.
+fn load_map(file: &str) -> Result<Arc<MapData>, PathError> {
+    let unreadable = |source| PathError::Read {
+        file: clip(file),
+        source,
+    };
+    let (map, _) = cache::map(
+        Path::new(file),
+        |path, len| {
+            if len > MAX_FILE {
+                return Err(PathError::FileTooLarge(clip(file)));
+            }
+            let bytes = std::fs::read(path).map_err(unreadable)?;
+            let grid = Grid::parse_movingai(&String::from_utf8_lossy(&bytes))?;
+            Ok(MapData::new(grid))
+        },
+        unreadable,
+    )?;
+    Ok(map)
 }
 
 /// The words after `path scen`.
 fn parse_scen(words: &[&str]) -> Result<Request, PathError> {
     let file = words.first().ok_or(PathError::ScenUsage)?;
     let mut map = None;
-    let mut jps = false;
+    let mut method = Method::Auto;
     let mut i = 1;
     while i < words.len() {
         match words[i].to_ascii_lowercase().as_str() {
@@ -269,8 +328,15 @@ fn parse_scen(words: &[&str]) -> Result<Request, PathError> {
                 map = Some(*words.get(i + 1).ok_or(PathError::MissingMapFile)?);
                 i += 2;
             }
+            "--method" | "method" => {
+                let w = *words
+                    .get(i + 1)
+                    .ok_or_else(|| PathError::MissingValue(words[i].to_string()))?;
+                method = Method::parse(w).ok_or_else(|| PathError::BadMethod(clip(w)))?;
+                i += 2;
+            }
             "--jps" | "jps" => {
-                jps = true;
+                method = Method::Jps;
                 i += 1;
             }
             _ => return Err(PathError::UnknownWord(clip(words[i]))),
@@ -279,7 +345,7 @@ fn parse_scen(words: &[&str]) -> Result<Request, PathError> {
     Ok(Request::Scen {
         file: PathBuf::from(file),
         map: map.map(PathBuf::from),
-        jps,
+        method,
     })
 }
 
@@ -287,23 +353,34 @@ fn parse_scen(words: &[&str]) -> Result<Request, PathError> {
 /// and may fail on them).
 pub fn solve(request: &Request) -> Result<Answer, PathError> {
     match request {
-        Request::Search { grid, query, jps } => {
-            let t0 = Instant::now();
-            let outcome = if *jps {
-                jps::Jps::new().solve(&astar::Prepared::new(grid), query)
-            } else {
-                Solver::new().solve(grid, query)
+        Request::Search { map, query, method } => {
+            let method = match method {
+                Method::Auto => map.choose(query),
+                m => *m,
             };
-            let ms = t0.elapsed().as_secs_f64() * 1000.0;
+            let t0 = Instant::now();
+            let fresh = !map.is_prepared(method);
+            map.prepare(method);
+            let prep_ms = if fresh {
+                t0.elapsed().as_secs_f64() * 1000.0
+            } else {
+                0.0
+            };
+            let t1 = Instant::now();
+            let outcome = cache::with_workspace(|ws| ws.solve(map, method, query));
+            let ms = t1.elapsed().as_secs_f64() * 1000.0;
             Ok(Answer::Search {
                 query: *query,
                 outcome,
+                method,
                 ms,
+                prep_ms,
             })
         }
-        Request::Scen { file, map, jps } => {
-            Ok(Answer::Scen(scen::run(file, map.as_deref(), *jps)?))
+        Request::Scen { file, map, method } => {
+            Ok(Answer::Scen(scen::run(file, map.as_deref(), *method)?))
         }
+        Request::Stats(map) => Ok(Answer::Stats(map.stats_line())),
     }
 }
 
@@ -312,7 +389,21 @@ pub fn solve(request: &Request) -> Result<Answer, PathError> {
 /// scenario batch.
 pub fn format(answer: &Answer) -> String {
     match answer {
-        Answer::Search { query, outcome, ms } => format_search(query, outcome, *ms),
+        Answer::Search {
+            query,
+            outcome,
+            method,
+            ms,
+            prep_ms,
+        } => {
+            let mut text = format_search(query, outcome, *ms);
+            text.push_str(&format!("\nmethod {}", method.name()));
+            if *prep_ms > 0.0 {
+                text.push_str(&format!("\nprep_ms {prep_ms:.3}"));
+            }
+            text
+        }
+        Answer::Stats(line) => line.clone(),
         Answer::Scen(s) => {
             let mut text = s.notes.join("\n");
             if !text.is_empty() {
@@ -373,6 +464,9 @@ fn clip(s: &str) -> String {
     s.chars().filter(|c| !c.is_control()).take(24).collect()
 }
 
+/// Largest map file read.
+const MAX_FILE: u64 = 80 << 20;
+
 /// Reads a map file, refusing absurdly large ones before reading them.
 fn read_limited(file: &str) -> Result<String, PathError> {
     let unreadable = |source| PathError::Read {
@@ -380,7 +474,7 @@ fn read_limited(file: &str) -> Result<String, PathError> {
         source,
     };
     let meta = std::fs::metadata(file).map_err(unreadable)?;
-    if meta.len() > 80 << 20 {
+    if meta.len() > MAX_FILE {
         return Err(PathError::FileTooLarge(clip(file)));
     }
     let bytes = std::fs::read(file).map_err(unreadable)?;

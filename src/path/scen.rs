@@ -1,8 +1,9 @@
 //! Moving AI scenario files: every query solved and checked against its optimal length.
 
-use super::astar::{Heuristic, Moves, Prepared, Query, Solver};
+use super::astar::{Heuristic, Moves, Query};
+use super::cache::{self, Source};
 use super::grid::{Grid, GridError};
-use super::jps::Jps;
+use super::method::{MapData, Method, Workspace};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -63,6 +64,9 @@ pub enum ScenError {
     /// The map is not a valid Moving AI map.
     #[error(transparent)]
     Map(#[from] GridError),
+    /// The method cannot answer the scenarios on this map (says why).
+    #[error("{0}")]
+    Method(String),
     /// A scenario's start or goal is off the map or on a wall.
     #[error("scenario {scenario}: {error}")]
     Point {
@@ -117,6 +121,14 @@ pub struct Summary {
     pub expanded: u64,
     /// Seconds spent searching.
     pub seconds: f64,
+    /// The method that searched.
+    pub method: Option<Method>,
+    /// Milliseconds the method's tables took to build.
+    pub prep_ms: f64,
+    /// Bytes they hold.
+    pub prep_bytes: usize,
+    /// Whether map and tables came from the cache (read and built by an earlier command).
+    pub reused: bool,
     /// The first few mismatches, described.
     pub notes: Vec<String>,
 }
@@ -126,9 +138,12 @@ pub fn matches(cost: f64, optimal: f64) -> bool {
     (cost - optimal).abs() <= 1e-4 * optimal.abs().max(1.0)
 }
 
-/// Solves every scenario of `scen_path` on its map (`map_path`, or the file named in the
-/// scenarios, looked up beside the scenario file), with A* or, if `jps`, jump point search.
-pub fn run(scen_path: &Path, map_path: Option<&Path>, jps: bool) -> Result<Summary, ScenError> {
+/// Reads a scenario file and finds its map: `map_path`, or the file named in the scenarios,
+/// looked up beside the scenario file.
+pub fn read(
+    scen_path: &Path,
+    map_path: Option<&Path>,
+) -> Result<(Vec<Scenario>, PathBuf), ScenError> {
     let text = std::fs::read_to_string(scen_path).map_err(|source| ScenError::Read {
         path: scen_path.to_path_buf(),
         source,
@@ -144,44 +159,84 @@ pub fn run(scen_path: &Path, map_path: Option<&Path>, jps: bool) -> Result<Summa
             scen_path.parent().unwrap_or(Path::new(".")).join(name)
         }
     };
-    let map_text = std::fs::read_to_string(&map_file).map_err(|source| ScenError::ReadMap {
-        path: map_file.clone(),
+    Ok((scenarios, map_file))
+}
+
+/// The map in a Moving AI map file, from the cache when the file is unchanged.
+pub fn load_map(map_file: &Path) -> Result<(std::sync::Arc<MapData>, Source), ScenError> {
+    let read_err = |source| ScenError::ReadMap {
+        path: map_file.to_path_buf(),
         source,
-    })?;
-    let grid = Grid::parse_movingai(&map_text)?;
-    let mut solver = Solver::new();
-    let mut jumper = Jps::new();
-    let prepared = Prepared::new(&grid);
+    };
+    cache::map(
+        map_file,
+        |path, _| {
+            let text = std::fs::read_to_string(path).map_err(read_err)?;
+            Ok(MapData::new(Grid::parse_movingai(&text)?))
+        },
+        read_err,
+    )
+}
+
+/// The query of a scenario (8-connected, octile, no energy), checked against the map;
+/// `i` counts from 0.
+pub fn query(grid: &Grid, s: &Scenario, i: usize) -> Result<Query, ScenError> {
+    let point = |what, (x, y): (i64, i64)| {
+        grid.check_point(what, x, y)
+            .map_err(|error| ScenError::Point {
+                scenario: i + 1,
+                error,
+            })
+    };
+    Ok(Query {
+        start: point("start", s.start)?,
+        goal: point("goal", s.goal)?,
+        moves: Moves::Eight,
+        heuristic: Heuristic::Octile,
+        energy: None,
+    })
+}
+
+/// Solves every scenario of `scen_path` on its map (`map_path`, or the file named in the
+/// scenarios, looked up beside the scenario file) with `method` (`Auto`: the one `choose`
+/// picks for the map). The method's tables are built before the clock for the queries starts.
+pub fn run(
+    scen_path: &Path,
+    map_path: Option<&Path>,
+    method: Method,
+) -> Result<Summary, ScenError> {
+    let (scenarios, map_file) = read(scen_path, map_path)?;
+    let (map, source) = load_map(&map_file)?;
+    let grid = &map.grid;
+    let queries = scenarios
+        .iter()
+        .enumerate()
+        .map(|(i, s)| query(grid, s, i))
+        .collect::<Result<Vec<_>, _>>()?;
+    let method = match (method, queries.first()) {
+        (Method::Auto, Some(q)) => map.choose(q),
+        (Method::Auto, None) => Method::Astar,
+        (m, _) => m,
+    };
+    if let Some(q) = queries.first() {
+        if let Some(why) = method.refusal(q, grid.width * grid.height) {
+            return Err(ScenError::Method(why));
+        }
+    }
+    let reused = source == Source::Cached && map.is_prepared(method);
+    let (prep_ms, prep_bytes) = map.prepare(method);
     let mut sum = Summary {
         scenarios: scenarios.len(),
+        method: Some(method),
+        prep_ms,
+        prep_bytes,
+        reused,
         ..Default::default()
     };
+    let mut ws = Workspace::new();
     let start = Instant::now();
-    for (i, s) in scenarios.iter().enumerate() {
-        let a = grid
-            .check_point("start", s.start.0, s.start.1)
-            .map_err(|error| ScenError::Point {
-                scenario: i + 1,
-                error,
-            })?;
-        let b = grid
-            .check_point("goal", s.goal.0, s.goal.1)
-            .map_err(|error| ScenError::Point {
-                scenario: i + 1,
-                error,
-            })?;
-        let q = Query {
-            start: a,
-            goal: b,
-            moves: Moves::Eight,
-            heuristic: Heuristic::Octile,
-            energy: None,
-        };
-        let out = if jps {
-            jumper.solve(&prepared, &q)
-        } else {
-            solver.solve_prepared(&prepared, &q)
-        };
+    for (i, (s, q)) in scenarios.iter().zip(&queries).enumerate() {
+        let out = ws.solve(&map, method, q);
         sum.expanded += out.expanded;
         match out.solution {
             Some(sol) => {
@@ -211,16 +266,22 @@ pub fn run(scen_path: &Path, map_path: Option<&Path>, jps: bool) -> Result<Summa
 }
 
 impl Summary {
-    /// The summary line: `scenarios N solved N mismatches M total_ms T mean_ms U expanded E`.
+    /// The summary line: `scenarios N solved N mismatches M total_ms T mean_ms U expanded E
+    /// method NAME prep_ms P prep_mb B reused 0|1` (times of the queries alone; the tables'
+    /// build time and size apart).
     pub fn line(&self) -> String {
         format!(
-            "scenarios {} solved {} mismatches {} total_ms {:.1} mean_ms {:.4} expanded {}",
+            "scenarios {} solved {} mismatches {} total_ms {:.1} mean_ms {:.4} expanded {} method {} prep_ms {:.1} prep_mb {:.2} reused {}",
             self.scenarios,
             self.solved,
             self.mismatches,
             self.seconds * 1000.0,
             self.seconds * 1000.0 / self.scenarios.max(1) as f64,
-            self.expanded
+            self.expanded,
+            self.method.unwrap_or(Method::Auto).name(),
+            self.prep_ms,
+            self.prep_bytes as f64 / (1 << 20) as f64,
+            u8::from(self.reused)
         )
     }
 }

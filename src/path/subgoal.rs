@@ -1,0 +1,511 @@
+//! Simple subgoal graphs (Uras, Koenig & Hernández 2013) for uniform-cost 8-connected grids
+//! without corner cutting.
+//!
+//! A subgoal is a free cell at the convex corner of an obstacle: a diagonal neighbour is
+//! blocked while the two cells beside both are free. Two cells are h-reachable when a path
+//! between them has the octile length, and every shortest path can be taken through subgoals
+//! only, each leg h-reachable, so a graph whose nodes are the subgoals and whose edges join
+//! the pairs found h-reachable from each other with nothing in between (weighted with their
+//! octile distance) keeps every distance of the grid. A query joins the start and the goal to
+//! the subgoals they reach that way (or to each other, which ends it at once), searches the
+//! small graph with A*, and fills in the legs with diagonal-then-straight steps.
+//!
+//! Finding the subgoals a cell reaches directly (`sweep`) walks each diagonal from it and, from
+//! every cell on the way, the two straight runs the diagonal spans, each run read from a table
+//! of clearances (free cells before the next wall or subgoal, per cell and straight direction)
+//! and never longer than the run one diagonal step before, so the swept area is the part of
+//! the grid reached by a diagonal-then-straight path that passes no subgoal.
+
+use super::astar::{key, Moves, Outcome, Prepared, Query, RadixHeap, Solution, STEPS};
+
+/// The subgoal graph of a grid.
+pub struct SubgoalGraph {
+    stride: usize,
+    /// Per cell of the bordered layout: subgoal number + 1, or 0.
+    id: Vec<u32>,
+    /// Per subgoal: its cell.
+    cell: Vec<u32>,
+    /// Per subgoal: (x, y) in the bordered layout.
+    xy: Vec<(i32, i32)>,
+    /// Per cell: free cells before the next wall or subgoal, for the 4 straight `STEPS`.
+    clear: Vec<[u16; 4]>,
+    /// Edges of subgoal i: `edges[first[i]..first[i + 1]]`.
+    first: Vec<u32>,
+    edges: Vec<u32>,
+    /// Landmark distances: `LANDMARKS` per subgoal (infinite where unreachable), for the
+    /// straight cost 1 and diagonal cost √2.
+    landmarks: Vec<[f32; LANDMARKS]>,
+}
+
+/// Landmarks of the differential heuristic.
+pub const LANDMARKS: usize = 8;
+
+/// The straight components (indices into `STEPS`) of each diagonal `STEPS[4..8]`:
+/// (horizontal, vertical).
+const COMPONENTS: [(usize, usize); 4] = [(2, 0), (3, 0), (2, 1), (3, 1)];
+
+impl SubgoalGraph {
+    /// Finds the subgoals, the clearances and the edges of a prepared grid.
+    pub fn new(grid: &Prepared) -> SubgoalGraph {
+        let n = grid.cells.len();
+        let stride = grid.stride;
+        let w = stride as isize;
+        let free = |c: usize| grid.cells[c] != 0;
+        let mut id = vec![0u32; n];
+        let mut cell = Vec::new();
+        let mut xy = Vec::new();
+        for (c, slot) in id.iter_mut().enumerate() {
+            if !free(c) {
+                continue;
+            }
+            let corner = STEPS[4..].iter().any(|&(dx, dy)| {
+                let (dx, dy) = (dx as isize, dy as isize);
+                let at = |o: isize| grid.cells[(c as isize + o) as usize] != 0;
+                !at(dx + dy * w) && at(dx) && at(dy * w)
+            });
+            if corner {
+                cell.push(c as u32);
+                xy.push(((c % stride) as i32, (c / stride) as i32));
+                *slot = cell.len() as u32;
+            }
+        }
+        let mut clear = vec![[0u16; 4]; n];
+        for (dir, &(dx, dy)) in STEPS.iter().enumerate().take(4) {
+            let d = dx as isize + dy as isize * w;
+            let order: Box<dyn Iterator<Item = usize>> = if d > 0 {
+                Box::new((0..n).rev())
+            } else {
+                Box::new(0..n)
+            };
+            for c in order {
+                if !free(c) {
+                    continue;
+                }
+                let nb = (c as isize + d) as usize;
+                clear[c][dir] = if !free(nb) || id[nb] != 0 {
+                    0
+                } else {
+                    clear[nb][dir] + 1
+                };
+            }
+        }
+        let mut graph = SubgoalGraph {
+            stride,
+            id,
+            cell,
+            xy,
+            clear,
+            first: Vec::new(),
+            edges: Vec::new(),
+            landmarks: Vec::new(),
+        };
+        let m = graph.cell.len();
+        let mut first = Vec::with_capacity(m + 1);
+        let mut edges = Vec::new();
+        let mut seen = vec![u32::MAX; m];
+        for u in 0..m {
+            first.push(edges.len() as u32);
+            graph.sweep(grid, graph.cell[u] as usize, None, |v| {
+                if seen[v as usize] != u as u32 {
+                    seen[v as usize] = u as u32;
+                    edges.push(v);
+                }
+            });
+        }
+        first.push(edges.len() as u32);
+        graph.first = first;
+        graph.edges = edges;
+        graph.landmarks = graph.landmark_distances();
+        graph
+    }
+
+    fn octile(&self, u: u32, v: u32) -> f64 {
+        let (a, b) = (self.xy[u as usize], self.xy[v as usize]);
+        let (dx, dy) = ((a.0 - b.0).unsigned_abs(), (a.1 - b.1).unsigned_abs());
+        let (hi, lo) = if dx > dy { (dx, dy) } else { (dy, dx) };
+        (hi - lo) as f64 + lo as f64 * std::f64::consts::SQRT_2
+    }
+
+    /// Distances from `LANDMARKS` subgoals, each the farthest (summed over the landmarks so
+    /// far) from those before it, by Dijkstra on the graph.
+    fn landmark_distances(&self) -> Vec<[f32; LANDMARKS]> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let m = self.cell.len();
+        let mut out = vec![[f32::INFINITY; LANDMARKS]; m];
+        if m == 0 {
+            return out;
+        }
+        let mut dist = vec![f64::INFINITY; m];
+        let mut heap = BinaryHeap::new();
+        let mut score = vec![0f64; m];
+        let mut next = 0usize;
+        for k in 0..LANDMARKS {
+            dist.fill(f64::INFINITY);
+            dist[next] = 0.0;
+            heap.push(Reverse((0u64, next as u32)));
+            while let Some(Reverse((d, u))) = heap.pop() {
+                let d = f64::from_bits(d);
+                if d > dist[u as usize] {
+                    continue;
+                }
+                let ui = u as usize;
+                for &v in &self.edges[self.first[ui] as usize..self.first[ui + 1] as usize] {
+                    let nd = d + self.octile(u, v);
+                    if nd < dist[v as usize] {
+                        dist[v as usize] = nd;
+                        heap.push(Reverse((nd.to_bits(), v)));
+                    }
+                }
+            }
+            for (i, &d) in dist.iter().enumerate() {
+                out[i][k] = d as f32;
+                if d.is_finite() {
+                    score[i] += d;
+                }
+            }
+            // The next landmark: farthest from those so far, in the first one's component.
+            next = (0..m)
+                .filter(|&i| out[i][0].is_finite())
+                .max_by(|&a, &b| score[a].total_cmp(&score[b]))
+                .unwrap_or(0);
+        }
+        out
+    }
+
+    /// Number of subgoals.
+    pub fn subgoals(&self) -> usize {
+        self.cell.len()
+    }
+
+    /// Number of (directed) edges.
+    pub fn edge_count(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        self.id.len() * 4
+            + self.cell.len() * 4
+            + self.xy.len() * 8
+            + self.clear.len() * 8
+            + self.first.len() * 4
+            + self.edges.len() * 4
+            + self.landmarks.len() * LANDMARKS * 4
+    }
+
+    /// Calls `found` with every subgoal reached from cell `c` by a diagonal-then-straight path
+    /// that passes no other subgoal (possibly more than once); returns whether `target` (a
+    /// cell given as (x, y) in the bordered layout) lies in the swept area, i.e. is
+    /// h-reachable from `c`.
+    fn sweep(
+        &self,
+        grid: &Prepared,
+        c: usize,
+        target: Option<(i64, i64)>,
+        mut found: impl FnMut(u32),
+    ) -> bool {
+        let w = self.stride as isize;
+        let off = STEPS.map(|(dx, dy)| dx as isize + dy as isize * w);
+        let (cx, cy) = ((c % self.stride) as i64, (c / self.stride) as i64);
+        let (tx, ty) = target.unwrap_or((-1, -1));
+        // Whether the target is on the straight ray from (x, y) in STEPS[dir] within `len`.
+        let on_ray = |x: i64, y: i64, dir: usize, len: i64| -> bool {
+            let (dx, dy) = STEPS[dir];
+            if dx != 0 {
+                ty == y && (1..=len).contains(&((tx - x) * dx))
+            } else {
+                tx == x && (1..=len).contains(&((ty - y) * dy))
+            }
+        };
+        let mut hit = false;
+        for (dir, &o) in off.iter().enumerate().take(4) {
+            let k = self.clear[c][dir] as isize;
+            hit |= on_ray(cx, cy, dir, k as i64);
+            let b = (c as isize + (k + 1) * o) as usize;
+            if self.id[b] != 0 {
+                found(self.id[b] - 1);
+            }
+        }
+        for (i, &(hd, vd)) in COMPONENTS.iter().enumerate() {
+            let dir = 4 + i;
+            let (dx, dy) = STEPS[dir];
+            let mut limit = [self.clear[c][hd] as i64, self.clear[c][vd] as i64];
+            let (mut x, mut px, mut py) = (c, cx, cy);
+            while grid.steps[x] & (1 << dir) != 0 {
+                x = (x as isize + off[dir]) as usize;
+                px += dx;
+                py += dy;
+                if self.id[x] != 0 {
+                    found(self.id[x] - 1);
+                    break;
+                }
+                hit |= px == tx && py == ty;
+                for (j, comp) in [hd, vd].into_iter().enumerate() {
+                    let k = self.clear[x][comp] as i64;
+                    if k < limit[j] {
+                        let b = (x as isize + (k as isize + 1) * off[comp]) as usize;
+                        if self.id[b] != 0 {
+                            found(self.id[b] - 1);
+                        }
+                        limit[j] = k;
+                    }
+                    hit |= on_ray(px, py, comp, limit[j]);
+                }
+            }
+        }
+        hit
+    }
+}
+
+/// Reusable memory for subgoal-graph queries.
+#[derive(Default)]
+pub struct SubgoalSearch {
+    g: Vec<f64>,
+    parent: Vec<u32>,
+    stamp: Vec<u32>,
+    goal_link: Vec<u32>,
+    goal_links: Vec<u32>,
+    start_links: Vec<u32>,
+    generation: u32,
+    heap: RadixHeap,
+}
+
+const CLOSED: u32 = 1 << 31;
+
+impl SubgoalSearch {
+    /// Empty memory.
+    pub fn new() -> SubgoalSearch {
+        SubgoalSearch::default()
+    }
+
+    /// Solves `q` (moves `Eight` or `EightInt`, no energy budget) on the subgoal graph of
+    /// `grid`. `expanded` counts graph nodes.
+    pub fn solve(&mut self, grid: &Prepared, sg: &SubgoalGraph, q: &Query) -> Outcome {
+        debug_assert!(q.moves != Moves::Four && q.energy.is_none());
+        let m = sg.cell.len();
+        let nodes = m + 2;
+        if self.g.len() < nodes {
+            self.g.resize(nodes, 0.0);
+            self.parent.resize(nodes, 0);
+            self.stamp.resize(nodes, 0);
+            self.goal_link.resize(nodes, 0);
+        }
+        self.generation = (self.generation + 1) & !CLOSED;
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.goal_link.fill(0);
+            self.generation = 1;
+        }
+        let gen = self.generation;
+        let (straight, diagonal) = q.moves.costs();
+        let octile = |a: (i64, i64), b: (i64, i64)| {
+            let (dx, dy) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
+            let (hi, lo) = if dx > dy { (dx, dy) } else { (dy, dx) };
+            (hi - lo) as f64 * straight + lo as f64 * diagonal
+        };
+        let s = grid.at(q.start.0, q.start.1);
+        let t = grid.at(q.goal.0, q.goal.1);
+        let sxy = (q.start.0 as i64 + 1, q.start.1 as i64 + 1);
+        let txy = (q.goal.0 as i64 + 1, q.goal.1 as i64 + 1);
+        let direct = |cost: f64| Outcome {
+            solution: Some(Solution {
+                cost,
+                path: fill(grid, &[s as u32, t as u32]),
+            }),
+            expanded: 0,
+        };
+        if s == t {
+            return direct(0.0);
+        }
+        let (s_id, t_id) = (sg.id[s], sg.id[t]);
+        // Start node and its links.
+        let start_node = if s_id != 0 { s_id - 1 } else { m as u32 };
+        let goal_node = if t_id != 0 { t_id - 1 } else { m as u32 + 1 };
+        self.start_links.clear();
+        if s_id == 0 {
+            let links = &mut self.start_links;
+            let hit = sg.sweep(grid, s, Some(txy), |v| links.push(v));
+            if hit || (t_id != 0 && links.contains(&(t_id - 1))) {
+                return direct(octile(sxy, txy));
+            }
+        }
+        self.goal_links.clear();
+        if t_id == 0 {
+            let (goal_link, goal_links) = (&mut self.goal_link, &mut self.goal_links);
+            let hit = sg.sweep(grid, t, Some(sxy), |v| {
+                goal_link[v as usize] = gen;
+                goal_links.push(v);
+            });
+            if hit || (s_id != 0 && goal_link[s_id as usize - 1] == gen) {
+                return direct(octile(sxy, txy));
+            }
+        }
+        let node_xy = |v: u32| -> (i64, i64) {
+            if (v as usize) < m {
+                let (x, y) = sg.xy[v as usize];
+                (x as i64, y as i64)
+            } else if v as usize == m {
+                sxy
+            } else {
+                txy
+            }
+        };
+        // The goal's landmark distances: bounds from its links (exact for a subgoal goal). The
+        // distances are for steps 1 and √2; `scale` makes them a lower bound under the query's
+        // costs (14/√2 per unit for 10/14).
+        let scale = diagonal / std::f64::consts::SQRT_2;
+        let mut lo = [f64::NEG_INFINITY; LANDMARKS];
+        let mut hi = [f64::INFINITY; LANDMARKS];
+        let mut bound = |b: u32, extra: f64| {
+            for k in 0..LANDMARKS {
+                let d = sg.landmarks[b as usize][k] as f64 * scale;
+                if d.is_finite() {
+                    lo[k] = lo[k].max(d - extra);
+                    hi[k] = hi[k].min(d + extra);
+                }
+            }
+        };
+        if t_id != 0 {
+            bound(t_id - 1, 0.0);
+        } else {
+            for &v in &self.goal_links {
+                bound(v, octile(node_xy(v), txy));
+            }
+        }
+        // The distances are f32: allow for their rounding (well under 1e-6 relative).
+        let h = |v: u32, vxy: (i64, i64)| -> f64 {
+            let mut best = octile(vxy, txy);
+            if (v as usize) < m {
+                for k in 0..LANDMARKS {
+                    let d = sg.landmarks[v as usize][k] as f64 * scale;
+                    let slack = d * 1e-6;
+                    best = best.max(lo[k] - d - slack).max(d - hi[k] - slack);
+                }
+            }
+            best
+        };
+        self.heap.clear();
+        self.g[start_node as usize] = 0.0;
+        self.parent[start_node as usize] = start_node;
+        self.stamp[start_node as usize] = gen;
+        self.heap.push(key(octile(sxy, txy), 0.0), start_node);
+        let mut expanded = 0;
+        while let Some((_, u)) = self.heap.pop() {
+            let ui = u as usize;
+            if self.stamp[ui] == gen | CLOSED {
+                continue;
+            }
+            self.stamp[ui] = gen | CLOSED;
+            expanded += 1;
+            let g = self.g[ui];
+            if u == goal_node {
+                let mut chain = vec![u];
+                let mut v = u;
+                while self.parent[v as usize] != v {
+                    v = self.parent[v as usize];
+                    chain.push(v);
+                }
+                chain.reverse();
+                let cells: Vec<u32> = chain
+                    .iter()
+                    .map(|&v| {
+                        if (v as usize) < m {
+                            sg.cell[v as usize]
+                        } else if v as usize == m {
+                            s as u32
+                        } else {
+                            t as u32
+                        }
+                    })
+                    .collect();
+                return Outcome {
+                    solution: Some(Solution {
+                        cost: g,
+                        path: fill(grid, &cells),
+                    }),
+                    expanded,
+                };
+            }
+            let uxy = node_xy(u);
+            let links: &[u32] = if ui == m {
+                &self.start_links
+            } else {
+                &sg.edges[sg.first[ui] as usize..sg.first[ui + 1] as usize]
+            };
+            let to_goal = ui < m && t_id == 0 && self.goal_link[ui] == gen;
+            let extra = to_goal.then_some(goal_node);
+            for v in links.iter().copied().chain(extra) {
+                let vxy = node_xy(v);
+                let ng = g + octile(uxy, vxy);
+                let vi = v as usize;
+                let st = self.stamp[vi];
+                if st & !CLOSED == gen && (st & CLOSED != 0 || self.g[vi] <= ng) {
+                    continue;
+                }
+                self.stamp[vi] = gen;
+                self.g[vi] = ng;
+                self.parent[vi] = u;
+                self.heap.push(key(ng + h(v, vxy), ng), v);
+            }
+        }
+        Outcome {
+            solution: None,
+            expanded,
+        }
+    }
+}
+
+/// The cells of a path through `nodes` (cells of the bordered layout, each h-reachable from
+/// the one before), each leg diagonal-then-straight from its first end or, when that crosses a
+/// wall, straight-then-diagonal.
+fn fill(grid: &Prepared, nodes: &[u32]) -> Vec<(usize, usize)> {
+    let w = grid.stride;
+    let xy = |c: usize| (c % w - 1, c / w - 1);
+    let mut out = vec![xy(nodes[0] as usize)];
+    for pair in nodes.windows(2) {
+        let (a, b) = (pair[0] as usize, pair[1] as usize);
+        if let Some(leg) = leg(grid, a, b) {
+            out.extend(leg.into_iter().map(xy));
+        } else if let Some(mut leg) = leg(grid, b, a) {
+            // Walked from b: reverse it, dropping a and adding b.
+            leg.pop();
+            leg.reverse();
+            out.extend(leg.into_iter().map(xy));
+            out.push(xy(b));
+        } else {
+            debug_assert!(false, "a leg of a subgoal path is not h-reachable");
+        }
+    }
+    out
+}
+
+/// The cells after `a` up to `b` on the diagonal-then-straight path, if every step is allowed.
+fn leg(grid: &Prepared, a: usize, b: usize) -> Option<Vec<usize>> {
+    let w = grid.stride as i64;
+    let (ax, ay) = (a as i64 % w, a as i64 / w);
+    let (bx, by) = (b as i64 % w, b as i64 / w);
+    let (sx, sy) = ((bx - ax).signum(), (by - ay).signum());
+    let (ex, ey) = ((bx - ax).abs(), (by - ay).abs());
+    let diag = ex.min(ey);
+    let mut out = Vec::with_capacity(ex.max(ey) as usize);
+    let mut c = a as i64;
+    let step_bit =
+        |dx: i64, dy: i64| 1u8 << STEPS.iter().position(|&s| s == (dx, dy)).expect("a step");
+    for _ in 0..diag {
+        if grid.steps[c as usize] & step_bit(sx, sy) == 0 {
+            return None;
+        }
+        c += sx + sy * w;
+        out.push(c as usize);
+    }
+    let (rx, ry) = if ex > ey { (sx, 0) } else { (0, sy) };
+    for _ in diag..ex.max(ey) {
+        if grid.steps[c as usize] & step_bit(rx, ry) == 0 {
+            return None;
+        }
+        c += rx + ry * w;
+        out.push(c as usize);
+    }
+    Some(out)
+}
