@@ -1,4 +1,4 @@
-//! `path`: grid A* as an engine command and a command-line subcommand.
+//! `path`: grid shortest paths as an engine command and a command-line subcommand.
 //!
 //! `grid` reads maps (Moving AI `.map` files and text grids); `astar` searches them (4- or
 //! 8-connected, integer 10/14 costs, admissible heuristics, an energy budget with supply
