@@ -418,7 +418,12 @@ impl Controller {
             Ok(Effect::None) => {}
             Ok(Effect::ResizeHash) => {
                 let mb = self.options.hash_mb as usize;
-                self.with_searcher(move |s| s.set_hash_mb(mb));
+                let out = self.out.clone();
+                self.with_searcher(move |s| {
+                    if let Err(e) = s.set_hash_mb(mb) {
+                        out.info_string(&e);
+                    }
+                });
             }
             Ok(Effect::Threads) => {
                 let n = self.options.threads as usize;

@@ -128,14 +128,10 @@ impl Searcher {
         Searcher::with_table(Arc::new(tt::Table::new(hash_mb)), hash_mb)
     }
 
-    /// A helper thread's searcher on the shared table `tt`.
-    fn helper(
-        id: usize,
-        tt: Arc<tt::Table>,
-        published: Arc<AtomicU64>,
-        halt: &Arc<AtomicBool>,
-    ) -> Searcher {
-        let mut s = Searcher::with_table(tt, 0);
+    /// A helper thread's searcher: it is given the shared table with each search and holds
+    /// none in between (so a resize frees the old table before allocating the new one).
+    fn helper(id: usize, published: Arc<AtomicU64>, halt: &Arc<AtomicBool>) -> Searcher {
+        let mut s = Searcher::with_table(Arc::new(tt::Table::empty()), 0);
         s.thread_id = id;
         s.published = Some(published);
         s.halt = Some(Arc::clone(halt));
@@ -195,17 +191,33 @@ impl Searcher {
         self.nnue.as_ref().map(|s| s.network())
     }
 
-    /// Resizes the hash table (clears it).
-    pub fn set_hash_mb(&mut self, mb: usize) {
-        self.hash_mb = mb.max(1);
-        self.tt = Arc::new(tt::Table::new(self.hash_mb));
+    /// Resizes the hash table (clears it). The old table is freed first, so the process never
+    /// holds both. If `mb` MiB cannot be had, the table keeps its old size and the error says so.
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
+        let mb = mb.max(1);
+        let old = self.hash_mb;
+        // Between searches the main searcher holds the only reference: this frees the table.
+        self.tt = Arc::new(tt::Table::empty());
+        match tt::Table::try_new(mb) {
+            Ok(t) => {
+                self.tt = Arc::new(t);
+                self.hash_mb = mb;
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = Arc::new(tt::Table::new(old));
+                Err(format!(
+                    "cannot allocate {mb} MiB for the hash table ({e}); kept {old} MiB"
+                ))
+            }
+        }
     }
 
     /// Sets the number of search threads (1 = the main thread alone), clamped to
     /// 1..=`threads::MAX_THREADS`. Helper threads are kept and reused between searches.
     pub fn set_threads(&mut self, n: usize) {
         let helpers = n.clamp(1, threads::MAX_THREADS) - 1;
-        self.pool.resize(helpers, &self.tt);
+        self.pool.resize(helpers);
     }
 
     /// Number of search threads.
