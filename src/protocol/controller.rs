@@ -15,7 +15,7 @@
 use super::command::{self, Command, GoArgs, PositionSpec};
 use super::go::limits;
 use super::options::{Effect, Options};
-use super::output::{score_text, Out, ProtocolSink};
+use super::output::{final_info, score_text, Out, ProtocolSink};
 use super::Dialect;
 use crate::board::{fen, Game, Move, Position};
 use crate::eval::nnue::Network;
@@ -418,7 +418,12 @@ impl Controller {
             Ok(Effect::None) => {}
             Ok(Effect::ResizeHash) => {
                 let mb = self.options.hash_mb as usize;
-                self.with_searcher(move |s| s.set_hash_mb(mb));
+                let out = self.out.clone();
+                self.with_searcher(move |s| {
+                    if let Err(e) = s.set_hash_mb(mb) {
+                        out.info_string(&e);
+                    }
+                });
             }
             Ok(Effect::Threads) => {
                 let n = self.options.threads as usize;
@@ -560,11 +565,12 @@ impl Controller {
             return;
         };
         let out = self.out.clone();
+        let (multi, wdl) = (self.options.multipv > 1, self.options.show_wdl);
         let mut sink = ProtocolSink {
             out: out.clone(),
             dialect,
-            multi: self.options.multipv > 1,
-            wdl: self.options.show_wdl,
+            multi,
+            wdl,
         };
         let skill = self.options.skill();
         searcher.set_multipv(skill.lines(self.options.multipv as usize));
@@ -584,7 +590,10 @@ impl Controller {
             // Set before the move goes out: whatever the GUI sends once it has read the move
             // must find the search finished.
             thread_finished.store(true, Ordering::SeqCst);
-            out.line(&bestmove_text(dialect, &root, &allowed, &result, offer));
+            // The final score and counts, then the move, in one write.
+            let mut text = final_info(dialect, &result, multi, wdl);
+            text.push(bestmove_text(dialect, &root, &allowed, &result, offer));
+            out.line(&text.join("\n"));
             let _ = events.send(Event::Done(id));
             Outcome::Search(searcher)
         });

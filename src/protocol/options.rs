@@ -29,6 +29,8 @@ pub struct Options {
     pub multipv: i64,
     /// `UCI_ShowWDL`: win/draw/loss per mille on every `info` line with a score.
     pub show_wdl: bool,
+    /// `UCI_AnalyseMode`: the GUI analyses rather than plays (accepted; the search is the same).
+    pub analyse_mode: bool,
     /// `Skill Level` 0–20 (20 = full strength).
     pub skill_level: i64,
     /// `UCI_LimitStrength`: play at `UCI_Elo` (overrides `Skill Level`).
@@ -51,6 +53,7 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             show_wdl: false,
+            analyse_mode: false,
             skill_level: skill::MAX_LEVEL as i64,
             limit_strength: false,
             elo: skill::MAX_ELO as i64,
@@ -116,6 +119,10 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
                     name: "UCI_ShowWDL".into(),
                     default: Some(false),
                 },
+                UciOptionConfig::Check {
+                    name: "UCI_AnalyseMode".into(),
+                    default: Some(false),
+                },
                 spin("Skill Level", 20, 0, 20),
                 UciOptionConfig::Check {
                     name: "UCI_LimitStrength".into(),
@@ -171,7 +178,6 @@ const IGNORED: &[&str] = &[
     "style",
     "ucivariant",
     "ucichess960",
-    "ucianalysemode",
     "uccixiangqi",
 ];
 
@@ -261,6 +267,10 @@ impl Options {
             }
             "ucishowwdl" => {
                 self.show_wdl = boolean()?;
+                Ok(Effect::None)
+            }
+            "ucianalysemode" => {
+                self.analyse_mode = boolean()?;
                 Ok(Effect::None)
             }
             "skilllevel" => {

@@ -7,7 +7,7 @@
 use super::Dialect;
 use crate::board::Move;
 use crate::score::Score;
-use crate::search::{Info, InfoSink};
+use crate::search::{Info, InfoSink, SearchResult};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -135,6 +135,69 @@ pub fn info_line(dialect: Dialect, info: &Info, multi: bool, wdl: bool) -> Strin
     s
 }
 
+/// The `info` lines that close a search, written just before its `bestmove`, so that the last
+/// `info` a GUI reads has the final score: the lines of the last completed iteration (all of
+/// them with MultiPV) with the search's final node count, time and hash fill; none when that
+/// iteration's report was the last thing searched (it is final already). When the move played
+/// is not line 1's (a weakened level picked another), only its line, as line 1. When no
+/// iteration completed, one `depth 0` line with the static evaluation and the move played.
+pub fn final_info(dialect: Dialect, result: &SearchResult, multi: bool, wdl: bool) -> Vec<String> {
+    let info = |multipv: u32, depth: u32, score: Score, pv: &[Move]| Info {
+        depth,
+        multipv,
+        seldepth: result.seldepth,
+        score,
+        nodes: result.nodes,
+        time_ms: result.time_ms,
+        nps: result.nodes * 1000 / result.time_ms.max(1),
+        hashfull: result.hashfull,
+        pv: pv.to_vec(),
+    };
+    let Some(first) = result.lines.first() else {
+        let pv: Vec<Move> = result.best.into_iter().collect();
+        return vec![info_line(
+            dialect,
+            &info(1, 0, result.score, &pv),
+            multi,
+            wdl,
+        )];
+    };
+    if result.best == first.pv.first().copied() {
+        if result.nodes == result.reported_nodes {
+            return Vec::new();
+        }
+        result
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(k, l)| {
+                let i = info(k as u32 + 1, result.depth, l.score, &l.pv);
+                info_line(dialect, &i, multi, wdl)
+            })
+            .collect()
+    } else {
+        let played = result
+            .lines
+            .iter()
+            .find(|l| l.pv.first().copied() == result.best);
+        let (score, pv) = match played {
+            Some(l) => (l.score, l.pv.clone()),
+            None => (result.score, result.best.into_iter().collect()),
+        };
+        vec![info_line(
+            dialect,
+            &info(1, result.depth, score, &pv),
+            multi,
+            wdl,
+        )]
+    }
+}
+
+/// `info depth <d> currmove <m> currmovenumber <n>` (both dialects).
+pub fn currmove_line(depth: u32, mv: Move, number: u32) -> String {
+    format!("info depth {depth} currmove {mv} currmovenumber {number}")
+}
+
 /// The `InfoSink` the search thread writes to.
 pub struct ProtocolSink {
     /// Where lines go.
@@ -151,6 +214,10 @@ impl InfoSink for ProtocolSink {
     fn iteration(&mut self, info: &Info) {
         self.out
             .line(&info_line(self.dialect, info, self.multi, self.wdl));
+    }
+
+    fn current_move(&mut self, depth: u32, mv: Move, number: u32) {
+        self.out.line(&currmove_line(depth, mv, number));
     }
 }
 

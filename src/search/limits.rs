@@ -45,6 +45,8 @@ pub struct Limits {
 pub struct Signals {
     stop: AtomicBool,
     pondering: AtomicBool,
+    /// Whether the search began as a ponder search.
+    pondered: bool,
     start: Instant,
     /// Milliseconds after `start` from which the clock runs (set at `ponderhit`).
     clock_origin_ms: AtomicU64,
@@ -62,6 +64,7 @@ impl Signals {
         Signals {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
+            pondered: pondering,
             start,
             clock_origin_ms: AtomicU64::new(0),
         }
@@ -85,10 +88,17 @@ impl Signals {
         self.pondering.store(false, Ordering::SeqCst);
     }
 
-    /// Whether the search is still pondering.
+    /// Whether the search is still pondering. (Acquire: once it reads false, the clock origin
+    /// stored by `ponderhit` is visible.)
     #[inline]
     pub fn pondering(&self) -> bool {
-        self.pondering.load(Ordering::Relaxed)
+        self.pondering.load(Ordering::Acquire)
+    }
+
+    /// Milliseconds after the start at which `ponderhit` came, if this was a ponder search
+    /// and it came.
+    pub fn ponderhit_ms(&self) -> Option<u64> {
+        (self.pondered && !self.pondering()).then(|| self.clock_origin_ms.load(Ordering::Relaxed))
     }
 
     /// Milliseconds since the search started.

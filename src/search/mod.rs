@@ -54,7 +54,14 @@ pub struct Info {
 pub trait InfoSink: Send {
     /// A completed iteration (or a new best move inside a long one).
     fn iteration(&mut self, info: &Info);
+
+    /// The main thread starts searching root move `mv`, the `number`th of iteration `depth`
+    /// (only once the search has run `CURRMOVE_AFTER_MS`).
+    fn current_move(&mut self, _depth: u32, _mv: Move, _number: u32) {}
 }
+
+/// After this many milliseconds a search reports each root move it starts (`currmove`).
+pub const CURRMOVE_AFTER_MS: u64 = 3000;
 
 /// An `InfoSink` that discards everything.
 pub struct NullSink;
@@ -73,9 +80,20 @@ pub struct SearchResult {
     pub score: Score,
     /// Depth of the last completed iteration.
     pub depth: u32,
+    /// Deepest ply reached in the last completed iteration.
+    pub seldepth: u32,
     /// Nodes searched.
     pub nodes: u64,
-    /// The lines of the last completed iteration, best first (one unless MultiPV).
+    /// The node count the last iteration was reported with: equal to `nodes` when nothing was
+    /// searched after it.
+    pub reported_nodes: u64,
+    /// Milliseconds from the start of the search to its end.
+    pub time_ms: u64,
+    /// Hash table fill at the end, per mille.
+    pub hashfull: u32,
+    /// The lines of the last completed iteration, best first (one unless MultiPV). Empty when
+    /// no iteration completed: `best` is then the hash move or the first move, and `score` the
+    /// static evaluation.
     pub lines: Vec<Line>,
 }
 
@@ -115,9 +133,20 @@ pub struct Searcher {
     pv: Box<[[Option<Move>; PLIES]; PLIES]>,
     pv_len: [usize; PLIES],
     signals: Arc<Signals>,
-    hard_ms: Option<u64>,
+    budget: Option<time::Budget>,
     node_limit: Option<u64>,
+    /// The node count at which `check_limits` runs next.
+    next_poll: u64,
+    /// Enough iterations are complete for the node limit to apply (`Limits::min_depth`).
     can_abort: bool,
+    /// An iteration is complete: a timed search may stop without losing its answer.
+    completed: bool,
+    /// A timed search with one root move: answer once an iteration is complete.
+    single_move: bool,
+    /// `go mate N`: a root move proved to mate in at most N moves ends the search.
+    mate_limit: Option<u32>,
+    /// Set by the root search when it proved the mate `mate_limit` asks for.
+    mate_proven: bool,
     /// The network's accumulators, one per ply from the root, when the network evaluates.
     nnue: Option<AccumulatorStack>,
 }
@@ -128,14 +157,10 @@ impl Searcher {
         Searcher::with_table(Arc::new(tt::Table::new(hash_mb)), hash_mb)
     }
 
-    /// A helper thread's searcher on the shared table `tt`.
-    fn helper(
-        id: usize,
-        tt: Arc<tt::Table>,
-        published: Arc<AtomicU64>,
-        halt: &Arc<AtomicBool>,
-    ) -> Searcher {
-        let mut s = Searcher::with_table(tt, 0);
+    /// A helper thread's searcher: it is given the shared table with each search and holds
+    /// none in between (so a resize frees the old table before allocating the new one).
+    fn helper(id: usize, published: Arc<AtomicU64>, halt: &Arc<AtomicBool>) -> Searcher {
+        let mut s = Searcher::with_table(Arc::new(tt::Table::empty()), 0);
         s.thread_id = id;
         s.published = Some(published);
         s.halt = Some(Arc::clone(halt));
@@ -161,9 +186,14 @@ impl Searcher {
             pv: Box::new([[None; PLIES]; PLIES]),
             pv_len: [0; PLIES],
             signals: Arc::new(Signals::new(false)),
-            hard_ms: None,
+            budget: None,
             node_limit: None,
+            next_poll: 0,
             can_abort: false,
+            completed: false,
+            single_move: false,
+            mate_limit: None,
+            mate_proven: false,
             nnue: None,
         }
     }
@@ -195,17 +225,33 @@ impl Searcher {
         self.nnue.as_ref().map(|s| s.network())
     }
 
-    /// Resizes the hash table (clears it).
-    pub fn set_hash_mb(&mut self, mb: usize) {
-        self.hash_mb = mb.max(1);
-        self.tt = Arc::new(tt::Table::new(self.hash_mb));
+    /// Resizes the hash table (clears it). The old table is freed first, so the process never
+    /// holds both. If `mb` MiB cannot be had, the table keeps its old size and the error says so.
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
+        let mb = mb.max(1);
+        let old = self.hash_mb;
+        // Between searches the main searcher holds the only reference: this frees the table.
+        self.tt = Arc::new(tt::Table::empty());
+        match tt::Table::try_new(mb) {
+            Ok(t) => {
+                self.tt = Arc::new(t);
+                self.hash_mb = mb;
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = Arc::new(tt::Table::new(old));
+                Err(format!(
+                    "cannot allocate {mb} MiB for the hash table ({e}); kept {old} MiB"
+                ))
+            }
+        }
     }
 
     /// Sets the number of search threads (1 = the main thread alone), clamped to
     /// 1..=`threads::MAX_THREADS`. Helper threads are kept and reused between searches.
     pub fn set_threads(&mut self, n: usize) {
         let helpers = n.clamp(1, threads::MAX_THREADS) - 1;
-        self.pool.resize(helpers, &self.tt);
+        self.pool.resize(helpers);
     }
 
     /// Number of search threads.
@@ -247,8 +293,11 @@ impl Searcher {
     fn setup(&mut self, game: &Game, signals: &Arc<Signals>) {
         self.signals = Arc::clone(signals);
         self.nodes = 0;
+        self.next_poll = POLL_NODES;
         self.seldepth = 0;
         self.aborted = false;
+        self.completed = false;
+        self.mate_proven = false;
         self.stack.clear();
         let positions = game.positions();
         // Only the part of the history that can repeat matters: since the last capture.
@@ -295,7 +344,11 @@ impl Searcher {
                 .is_some_and(|h| h.load(Ordering::Relaxed))
     }
 
+    /// Every `POLL_NODES` nodes (and exactly at the node limit): publish the node count, and
+    /// abort on `stop`, at the hard time limit, at the node limit, or at a `ponderhit` that
+    /// leaves nothing to think about.
     fn check_limits(&mut self) {
+        self.next_poll = self.nodes + POLL_NODES;
         if let Some(p) = &self.published {
             p.store(self.nodes, Ordering::Relaxed);
         }
@@ -303,21 +356,40 @@ impl Searcher {
             self.aborted = true;
             return;
         }
-        // The hard time limit holds even before the first iteration completes (the answer is
-        // then the hash move or the first legal move): never lose on time.
-        if let Some(h) = self.hard_ms {
-            if !self.signals.pondering() && self.signals.clock_ms() >= h {
-                self.aborted = true;
-            }
+        if self.out_of_time() {
+            self.aborted = true;
+            return;
         }
         if !self.can_abort {
             return;
         }
         if let Some(n) = self.node_limit {
-            if self.total_nodes() >= n {
+            let total = self.total_nodes();
+            if total >= n {
                 self.aborted = true;
+            } else {
+                // Poll again exactly at the limit (counting this thread's nodes from here).
+                self.next_poll = self.next_poll.min(self.nodes + (n - total));
             }
         }
+    }
+
+    /// Whether a timed search must end now (never while pondering): at the hard limit, which
+    /// holds even before the first iteration completes (the answer is then the hash move or the
+    /// first move: never lose on time); or, once an iteration is complete, with a single move,
+    /// or after a `ponderhit` that came when the target had passed (pondering counts).
+    fn out_of_time(&self) -> bool {
+        let Some(b) = self.budget else {
+            return false;
+        };
+        if self.signals.pondering() {
+            return false;
+        }
+        if self.signals.clock_ms() >= b.hard {
+            return true;
+        }
+        let late_hit = !b.exact && self.signals.ponderhit_ms().is_some_and(|t| t >= b.target);
+        self.completed && (late_hit || self.single_move)
     }
 
     /// Quiescence score of the current position (UCCI `go depth 0`).
@@ -325,8 +397,10 @@ impl Searcher {
         let signals = Arc::new(Signals::new(false));
         self.setup(game, &signals);
         self.can_abort = false;
-        self.hard_ms = None;
+        self.budget = None;
         self.node_limit = None;
+        self.single_move = false;
+        self.mate_limit = None;
         self.qsearch(game.position(), -Score::INFINITE, Score::INFINITE, 0)
     }
 
@@ -357,9 +431,11 @@ impl Searcher {
             self.tt.new_search();
         }
         let budget = time::budget(limits);
-        self.hard_ms = budget.map(|b| b.hard);
+        self.budget = budget;
         self.node_limit = limits.nodes;
         self.can_abort = false;
+        self.single_move = budget.is_some() && root_moves.len() == 1;
+        self.mate_limit = limits.mate;
         let mut result = SearchResult {
             best: root_moves.first().copied(),
             ..Default::default()
@@ -409,12 +485,14 @@ impl Searcher {
                     let v = self.root_search(
                         &root_pos,
                         &mut root_moves[k..],
+                        k,
                         depth as i32,
                         alpha,
                         beta,
-                        k == 0,
+                        sink,
                     );
-                    if self.aborted {
+                    // A proven mate in N stands, even as a bound outside the window.
+                    if self.aborted || self.mate_proven {
                         break v;
                     }
                     if v <= alpha {
@@ -449,6 +527,9 @@ impl Searcher {
                 }
                 // The root moves searched for a line are still all in root_moves[k..]: sorting
                 // permutes the first k+1 only, which hold exactly the lines' first moves.
+                if self.mate_proven {
+                    break;
+                }
             }
             if self.aborted {
                 // The unfinished iteration is discarded: the last completed one stands.
@@ -465,15 +546,24 @@ impl Searcher {
             result.ponder = pv.get(1).copied();
             result.score = score;
             result.depth = depth;
+            result.seldepth = self.seldepth.max(depth);
             prev_score = score;
+            self.completed = true;
             self.can_abort = depth >= limits.min_depth.unwrap_or(1);
+            if let Some(n) = limits.nodes.filter(|_| self.can_abort) {
+                // Poll exactly at the limit from now on.
+                self.next_poll = self
+                    .next_poll
+                    .min(self.nodes + n.saturating_sub(self.total_nodes()));
+            }
             let elapsed = self.signals.elapsed_ms();
             let nodes = self.total_nodes();
+            result.reported_nodes = nodes;
             for (k, l) in lines.iter().enumerate() {
                 sink.iteration(&Info {
                     depth,
                     multipv: k as u32 + 1,
-                    seldepth: self.seldepth.max(depth),
+                    seldepth: result.seldepth,
                     score: l.score,
                     nodes,
                     time_ms: elapsed,
@@ -485,7 +575,7 @@ impl Searcher {
             result.lines = lines.clone();
             prev_lines = lines;
             if let Some(n) = limits.mate {
-                if score >= Score::mate_in(2 * n as i32 - 1) {
+                if score >= mate_within(n) {
                     break;
                 }
             }
@@ -494,13 +584,10 @@ impl Searcher {
                     break;
                 }
             }
-            if let Some(b) = budget {
-                if !self.signals.pondering() {
-                    let scale = 1.0 + instability.min(1.5);
-                    let soft = (b.target as f64 * 0.6 * scale) as u64;
-                    if self.signals.clock_ms() >= soft.min(b.hard) {
-                        break;
-                    }
+            if let Some(b) = budget.filter(|_| !self.signals.pondering()) {
+                // Pondering counts: the search is that much deeper.
+                if b.soft_stop(self.signals.elapsed_ms(), instability) || self.out_of_time() {
+                    break;
                 }
             }
             // A proven mate needs no deeper search (unless the GUI wants to keep going).
@@ -524,25 +611,38 @@ impl Searcher {
         if let Some(p) = &self.published {
             p.store(self.nodes, Ordering::Relaxed);
         }
+        if result.lines.is_empty() {
+            // Stopped before the first iteration completed: the static evaluation will do.
+            result.score = self.evaluate(&root_pos, 0);
+        }
         result.nodes = self.total_nodes();
+        result.time_ms = self.signals.elapsed_ms();
+        result.hashfull = self.tt.hashfull();
         result
     }
 
-    /// One root iteration: PVS over `moves` (reordered: best first).
+    /// One root iteration: PVS over `moves` (reordered: best first), the root moves after the
+    /// first `skipped` (MultiPV lines already found; the table is written for line 1 only).
+    #[allow(clippy::too_many_arguments)]
     fn root_search(
         &mut self,
         pos: &Position,
         moves: &mut [Move],
+        skipped: usize,
         depth: i32,
         mut alpha: Score,
         beta: Score,
-        store: bool,
+        sink: &mut dyn InfoSink,
     ) -> Score {
+        let store = skipped == 0;
         let mut best = -Score::INFINITE;
         self.pv_len[0] = 0;
         let idx = self.root;
         for i in 0..moves.len() {
             let m = moves[i];
+            if self.thread_id == 0 && self.signals.elapsed_ms() >= CURRMOVE_AFTER_MS {
+                sink.current_move(depth as u32, m, (skipped + i + 1) as u32);
+            }
             let capture = pos.piece_at(m.to()).is_some();
             let child = pos.play(m);
             let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
@@ -568,6 +668,11 @@ impl Searcher {
                     alpha = v;
                     self.update_pv(0, m);
                     moves[..=i].rotate_right(1);
+                    // Above alpha, `v` is exact or a lower bound: either way a proven mate.
+                    if self.mate_limit.is_some_and(|n| v >= mate_within(n)) {
+                        self.mate_proven = true;
+                        break;
+                    }
                     if alpha >= beta {
                         break;
                     }
@@ -575,7 +680,8 @@ impl Searcher {
             }
         }
         if let Some(s) = best.to_tt(0).filter(|_| store) {
-            let bound = if best >= beta {
+            // Cut short by a proven mate, the other moves are unsearched: a lower bound.
+            let bound = if best >= beta || self.mate_proven {
                 tt::Bound::Lower
             } else {
                 tt::Bound::Exact
@@ -586,6 +692,15 @@ impl Searcher {
         best
     }
 }
+
+/// The lowest score that proves a mate in at most `moves` moves (`go mate`).
+fn mate_within(moves: u32) -> Score {
+    let plies = moves.min(MAX_PLY as u32) as i32 * 2 - 1;
+    Score::mate_in(plies)
+}
+
+/// Nodes between two calls of `check_limits`.
+const POLL_NODES: u64 = 1024;
 
 /// The longest legal prefix of `pv` from `root`.
 fn legal_pv(root: &Position, pv: &[Move]) -> Vec<Move> {

@@ -69,7 +69,7 @@ fn bare(pos: &Position) -> bool {
 impl Searcher {
     /// The static evaluation of `pos`, the node at `ply`: the network's when one is set.
     #[inline]
-    fn evaluate(&mut self, pos: &Position, ply: usize) -> Score {
+    pub(super) fn evaluate(&mut self, pos: &Position, ply: usize) -> Score {
         match &mut self.nnue {
             Some(acc) => Score::cp(acc.evaluate(ply, pos)),
             None => evaluate(pos),
@@ -173,7 +173,7 @@ impl Searcher {
     #[inline]
     fn poll(&mut self) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes >= self.next_poll {
             self.check_limits();
         }
     }

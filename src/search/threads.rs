@@ -56,15 +56,15 @@ impl Pool {
         self.workers.len()
     }
 
-    /// Makes the pool `helpers` threads strong, keeping existing threads; new ones share `tt`.
-    pub fn resize(&mut self, helpers: usize, tt: &Arc<Table>) {
+    /// Makes the pool `helpers` threads strong, keeping existing threads.
+    pub fn resize(&mut self, helpers: usize) {
         self.workers.truncate(helpers); // dropped workers quit and are joined
         while self.workers.len() < helpers {
             let id = self.workers.len() + 1;
             let (to, from) = channel::<Message>();
             let (idle_tx, idle) = channel::<()>();
             let nodes = Arc::new(AtomicU64::new(0));
-            let mut s = Searcher::helper(id, Arc::clone(tt), Arc::clone(&nodes), &self.halt);
+            let mut s = Searcher::helper(id, Arc::clone(&nodes), &self.halt);
             let spawned = std::thread::Builder::new()
                 .name(format!("helper {id}"))
                 .spawn(move || {
@@ -75,6 +75,8 @@ impl Pool {
                                 s.multipv = job.multipv;
                                 s.use_network(job.network);
                                 s.search(&job.game, &job.limits, &job.signals, &mut NullSink);
+                                // Hold no table between searches: a resize frees it at once.
+                                s.tt = Arc::new(Table::empty());
                             }
                             Message::Clear => s.heur.clear(),
                             Message::Quit => break,

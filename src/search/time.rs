@@ -8,8 +8,13 @@
 //! one move in some 20 000 came 70 ms late).
 //! With A = T − O − R: nothing left (A = 0) means move at once (1 ms); M = 1 spends A; otherwise
 //! target = T / min(M or 30, 50) + 3I/4 and hard = min(5·target, T/2 + I/2, A), so a short clock
-//! lives on its increment. `movetime X` gives X − O for both (no clock to lose). The search starts no new
-//! iteration past 60 % of the (instability-scaled) target and aborts at hard.
+//! lives on its increment. The search starts no new iteration past 60 % of the
+//! (instability-scaled) target and aborts at hard; time spent pondering counts towards the
+//! target (the search is that much deeper), the hard limit runs from `ponderhit` (the clock
+//! does), and a `ponderhit` that comes after the target has passed is answered at once.
+//!
+//! `movetime X` is different: think X − O (no clock to lose, no reserve), no less. It is `exact`:
+//! no early stop after an iteration, only the hard limit (or a proven mate, or a single move).
 
 use super::limits::Limits;
 
@@ -24,6 +29,8 @@ pub struct Budget {
     pub target: u64,
     /// Never exceed.
     pub hard: u64,
+    /// Think until `hard` (`movetime`): no early stop after an iteration.
+    pub exact: bool,
 }
 
 impl Budget {
@@ -32,14 +39,33 @@ impl Budget {
         Budget {
             target: ms,
             hard: ms,
+            exact: false,
         }
+    }
+
+    fn exact(ms: u64) -> Budget {
+        Budget {
+            exact: true,
+            ..Budget::fixed(ms)
+        }
+    }
+
+    /// Whether to start no new iteration after `elapsed_ms` of thinking (pondering included),
+    /// given how unstable the best move has been (0 = stable, up to 1.5).
+    pub fn soft_stop(&self, elapsed_ms: u64, instability: f64) -> bool {
+        if self.exact {
+            return false;
+        }
+        let scale = 1.0 + instability.clamp(0.0, 1.5);
+        let soft = (self.target as f64 * 0.6 * scale) as u64;
+        elapsed_ms >= soft.min(self.hard)
     }
 }
 
 /// The budget for `limits`, or `None` when time does not limit the search.
 pub fn budget(limits: &Limits) -> Option<Budget> {
     if let Some(x) = limits.movetime {
-        return Some(Budget::fixed(x.saturating_sub(limits.move_overhead)));
+        return Some(Budget::exact(x.saturating_sub(limits.move_overhead)));
     }
     let keep = limits.move_overhead + RESERVE_MS;
     let c = limits.clock?;
@@ -53,6 +79,7 @@ pub fn budget(limits: &Limits) -> Option<Budget> {
     Some(Budget {
         target: target.min(hard).max(1),
         hard,
+        exact: false,
     })
 }
 
@@ -68,7 +95,10 @@ mod tests {
             move_overhead: 10,
             ..Default::default()
         };
-        assert_eq!(budget(&l), Some(Budget::fixed(500 - 10)));
+        let b = budget(&l).unwrap();
+        assert_eq!((b.target, b.hard, b.exact), (490, 490, true));
+        // movetime never stops early, however long ago the last iteration ended.
+        assert!(!b.soft_stop(489, 0.0));
         l.movetime = None;
         l.clock = Some(Clock {
             time: 1000,
@@ -80,6 +110,11 @@ mod tests {
             b.target <= b.hard && b.hard <= 505 && b.target >= 30,
             "{b:?}"
         );
+        // A clock budget stops after an iteration past 60 % of its target, later when the
+        // best move is unstable.
+        assert!(!b.exact);
+        assert!(b.soft_stop(b.target * 6 / 10 + 1, 0.0));
+        assert!(!b.soft_stop(b.target * 6 / 10 + 1, 1.0));
         l.clock = Some(Clock {
             time: 3000,
             inc: 0,
