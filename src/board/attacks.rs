@@ -1,9 +1,8 @@
 //! Move and attack tables for every piece, built at compile time by `const fn`.
 //!
-//! Sliding pieces (rook, cannon) use rank- and file-occupancy lookup: the 9 bits of a rank or
-//! the 10 bits of a file index a table of destination masks. Attack *detection* on a
-//! hypothetical occupancy (legality tests) walks rays with bit scans instead, so it needs no
-//! per-file occupancy. Horse and elephant tables list the blocking point of every jump.
+//! Sliding pieces (rook, cannon) use rank- and file-occupancy lookup, for any occupancy: the 9
+//! bits of a rank or the 10 bits of a file index a table of destination masks (`rook`,
+//! `cannon`). Horse and elephant tables list the blocking point of every jump.
 
 use super::bitboard::Bitboard;
 use super::square::{Color, Square};
@@ -362,37 +361,6 @@ pub static FILE_SPREAD: [Bitboard; 1024] = {
     t
 };
 
-/// Ray directions: north (+rank), south, east (+file), west.
-pub const NORTH: usize = 0;
-/// South: towards rank 0.
-pub const SOUTH: usize = 1;
-/// East: towards file i.
-pub const EAST: usize = 2;
-/// West: towards file a.
-pub const WEST: usize = 3;
-
-/// `RAYS[dir][sq]`: the squares strictly beyond `sq` in direction `dir`, to the board edge.
-pub static RAYS: [[Bitboard; 90]; 4] = {
-    let mut t = [[Bitboard::EMPTY; 90]; 4];
-    let dirs: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-    let mut d = 0;
-    while d < 4 {
-        let mut i = 0;
-        while i < 90 {
-            let mut acc = 0u128;
-            let mut cur = sq(i);
-            while let Some(n) = cur.offset(dirs[d].0, dirs[d].1) {
-                acc |= bit(n);
-                cur = n;
-            }
-            t[d][i] = Bitboard::from_bits(acc);
-            i += 1;
-        }
-        d += 1;
-    }
-    t
-};
-
 /// The whole rank through each square, the square itself included.
 pub static RANK_LINE: [Bitboard; 90] = {
     let mut t = [Bitboard::EMPTY; 90];
@@ -426,30 +394,71 @@ pub const FILE_A: Bitboard = {
     Bitboard::from_bits(acc)
 };
 
-/// First blocker of `ray_occ` (non-empty) seen from the ray's origin in direction `dir`.
+/// Occupancy of `rank` in `occ` as 9 bits, bit `f` = file `f`.
 #[inline(always)]
-pub fn first_blocker(dir: usize, ray_occ: Bitboard) -> Square {
-    let i = if dir == NORTH || dir == EAST {
-        ray_occ.bits().trailing_zeros() as usize
-    } else {
-        127 - ray_occ.bits().leading_zeros() as usize
-    };
-    Square::from_index_unchecked(i)
+pub fn rank_occupancy(occ: Bitboard, rank: u8) -> usize {
+    ((occ.bits() >> (rank as u32 * 9)) & 0x1FF) as usize
 }
 
-/// Rook destinations (empty points and first blockers) from `s`, given the rank bits of `s`'s
-/// rank and the file bits of `s`'s file.
+/// Occupancy of `file` in `occ` as 10 bits, bit `r` = rank `r`. Multiplying bits 9 apart by
+/// `0x0101_0101_0101_0101` lands rank `r` of them on bit `56 + r` with no two partial products
+/// on the same bit (nothing carries): ranks 0–6 are gathered so from the low word, ranks 7–9
+/// from the word starting at bit 63.
 #[inline(always)]
-pub fn rook_and_cannon(s: Square, rank_occ: usize, file_occ: usize) -> (Bitboard, Bitboard) {
-    let (f, r) = (s.file() as usize, s.rank() as usize);
-    let (rr, rc) = RANK_SLIDES[f][rank_occ];
-    let (fr, fc) = FILE_SLIDES[r][file_occ];
-    let shift = r * 9;
-    let rook =
-        Bitboard::from_bits(((rr as u128) << shift) | (FILE_SPREAD[fr as usize].bits() << f));
-    let cannon =
-        Bitboard::from_bits(((rc as u128) << shift) | (FILE_SPREAD[fc as usize].bits() << f));
-    (rook, cannon)
+pub fn file_occupancy(occ: Bitboard, file: u8) -> usize {
+    const GATHER: u64 = 0x0101_0101_0101_0101;
+    let low = ((occ.bits() as u64) >> file) & 0x0040_2010_0804_0201;
+    let high = (((occ.bits() >> 63) as u64) >> file) & 0x4_0201;
+    (low.wrapping_mul(GATHER) >> 56 | (high.wrapping_mul(GATHER) >> 56) << 7) as usize
+}
+
+/// Rook and cannon attacks from `sq` along its rank over the occupancy `occ`, as in
+/// `rook_and_cannon`.
+#[inline(always)]
+pub fn rank_slides(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
+    let (f, r) = (sq.file(), sq.rank());
+    let (rook, cannon) = RANK_SLIDES[f as usize][rank_occupancy(occ, r)];
+    let shift = r as u32 * 9;
+    (
+        Bitboard::from_bits((rook as u128) << shift),
+        Bitboard::from_bits((cannon as u128) << shift),
+    )
+}
+
+/// Rook and cannon attacks from `sq` along its file over the occupancy `occ`, as in
+/// `rook_and_cannon`.
+#[inline(always)]
+pub fn file_slides(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
+    let (f, r) = (sq.file(), sq.rank());
+    let (rook, cannon) = FILE_SLIDES[r as usize][file_occupancy(occ, f)];
+    (
+        Bitboard::from_bits(FILE_SPREAD[rook as usize].bits() << f),
+        Bitboard::from_bits(FILE_SPREAD[cannon as usize].bits() << f),
+    )
+}
+
+/// Rook and cannon attacks from `sq` over the occupancy `occ` (whatever stands on `sq`, whose
+/// own bit is ignored): (rook: the empty points up to and including the first blocker each
+/// way; cannon: the second blocker each way, the captures over a screen).
+#[inline(always)]
+pub fn rook_and_cannon(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
+    let (rank_rook, rank_cannon) = rank_slides(sq, occ);
+    let (file_rook, file_cannon) = file_slides(sq, occ);
+    (rank_rook | file_rook, rank_cannon | file_cannon)
+}
+
+/// Rook attacks from `sq` over `occ`: the empty points up to and including the first blocker
+/// each way (own pieces not excluded).
+#[inline(always)]
+pub fn rook(sq: Square, occ: Bitboard) -> Bitboard {
+    rook_and_cannon(sq, occ).0
+}
+
+/// Cannon attacks from `sq` over `occ`: the second blocker each way (the captures over a
+/// screen; own pieces not excluded). Its quiet moves are the rook's empty points.
+#[inline(always)]
+pub fn cannon(sq: Square, occ: Bitboard) -> Bitboard {
+    rook_and_cannon(sq, occ).1
 }
 
 /// Elephant destinations from `sq` with occupancy `occ`: the jumps whose eye is empty (own

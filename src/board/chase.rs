@@ -31,24 +31,6 @@ use super::piece::PieceKind;
 use super::position::Position;
 use super::square::{Color, Square};
 
-const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-
-/// The first occupied square from `sq` in direction (`df`, `dr`), and the second.
-fn blockers(sq: Square, df: i8, dr: i8, occ: Bitboard) -> (Option<Square>, Option<Square>) {
-    let mut first = None;
-    let mut cur = sq;
-    while let Some(next) = cur.offset(df, dr) {
-        cur = next;
-        if occ.has(next) {
-            if first.is_some() {
-                return (first, Some(next));
-            }
-            first = Some(next);
-        }
-    }
-    (first, None)
-}
-
 /// The squares the piece on `sq` attacks (could capture on) over the occupancy `occ`; empty if
 /// `sq` is empty. A general also attacks the other general when nothing stands between them on
 /// their file (the flying-general rule).
@@ -59,37 +41,15 @@ pub fn attacks(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
     let color = piece.color();
     match piece.kind() {
         PieceKind::King => {
-            let mut set = attacks::KING_STEPS[sq.index()];
-            for dr in [1, -1] {
-                if let (Some(t), _) = blockers(sq, 0, dr, occ) {
-                    if pos.piece_at(t).is_some_and(|p| p.kind() == PieceKind::King) {
-                        set = set.with(t);
-                    }
-                }
-            }
-            set
+            // The first piece each way along the file, if it is the other general.
+            let facing = attacks::rook(sq, occ) & attacks::FILE_LINE[sq.index()] & occ;
+            attacks::KING_STEPS[sq.index()] | (facing & pos.kind_bb(PieceKind::King))
         }
         PieceKind::Advisor => attacks::ADVISOR_STEPS[sq.index()],
         PieceKind::Elephant => attacks::elephant(sq, occ),
         PieceKind::Horse => attacks::horse(sq, occ),
-        PieceKind::Rook => {
-            let mut set = Bitboard::EMPTY;
-            for (df, dr) in ORTHOGONAL {
-                let mut cur = sq;
-                while let Some(next) = cur.offset(df, dr) {
-                    set = set.with(next);
-                    if occ.has(next) {
-                        break;
-                    }
-                    cur = next;
-                }
-            }
-            set
-        }
-        PieceKind::Cannon => ORTHOGONAL
-            .iter()
-            .filter_map(|&(df, dr)| blockers(sq, df, dr, occ).1)
-            .collect(),
+        PieceKind::Rook => attacks::rook(sq, occ),
+        PieceKind::Cannon => attacks::cannon(sq, occ),
         PieceKind::Pawn => attacks::PAWN_STEPS[color.index()][sq.index()],
     }
 }

@@ -12,69 +12,50 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Why a FEN was rejected. `Display` names the problem.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
     /// Nothing but white space.
+    #[error("empty FEN")]
     Empty,
     /// Not exactly 10 ranks.
+    #[error("FEN has {0} ranks, expected 10")]
     RankCount(usize),
     /// A rank (counted from rank 9 down) covering other than 9 files.
+    #[error("FEN rank {rank} does not cover exactly 9 files")]
     RankLength {
         /// Rank number 0–9 as on the board.
         rank: u8,
     },
     /// A character that is no piece letter or digit.
+    #[error("unknown piece letter '{}' in FEN", .0.escape_default())]
     UnknownPiece(char),
     /// A side field other than `w`, `r`, `b`.
+    #[error("bad side to move '{0}' in FEN")]
     BadSide(String),
     /// A colour has no king.
+    #[error("{} king missing", colour(*.0))]
     MissingKing(Color),
     /// A colour has more than one king.
+    #[error("more than one {} king", colour(*.0))]
     DuplicateKing(Color),
     /// Too many pieces of a kind.
+    #[error("too many {} {:?}s", colour(*.0), .1)]
     TooMany(Color, PieceKind),
     /// A piece on a point it can never reach.
+    #[error("{} {:?} on {}, a point it can never reach", colour(.0.color()), .0.kind(), .1)]
     BadSquare(Piece, Square),
     /// The side not to move is in check (its king could be captured).
+    #[error("side not to move is in check (kings facing or king en prise)")]
     OpponentInCheck,
 }
 
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let colour = |c: &Color| match c {
-            Color::Red => "red",
-            Color::Black => "black",
-        };
-        match self {
-            FenError::Empty => write!(f, "empty FEN"),
-            FenError::RankCount(n) => write!(f, "FEN has {n} ranks, expected 10"),
-            FenError::RankLength { rank } => {
-                write!(f, "FEN rank {rank} does not cover exactly 9 files")
-            }
-            FenError::UnknownPiece(c) => {
-                write!(f, "unknown piece letter '{}' in FEN", c.escape_default())
-            }
-            FenError::BadSide(s) => write!(f, "bad side to move '{s}' in FEN"),
-            FenError::MissingKing(c) => write!(f, "{} king missing", colour(c)),
-            FenError::DuplicateKing(c) => write!(f, "more than one {} king", colour(c)),
-            FenError::TooMany(c, k) => write!(f, "too many {} {:?}s", colour(c), k),
-            FenError::BadSquare(p, s) => write!(
-                f,
-                "{} {:?} on {s}, a point it can never reach",
-                colour(&p.color()),
-                p.kind()
-            ),
-            FenError::OpponentInCheck => {
-                write!(
-                    f,
-                    "side not to move is in check (kings facing or king en prise)"
-                )
-            }
-        }
+/// The colour's name in error messages.
+fn colour(c: Color) -> &'static str {
+    match c {
+        Color::Red => "red",
+        Color::Black => "black",
     }
 }
-
-impl std::error::Error for FenError {}
 
 /// Whether a piece may stand on `sq` in a legal game.
 fn reachable(p: Piece, sq: Square) -> bool {
@@ -281,4 +262,49 @@ pub fn checkers(pos: &Position) -> Bitboard {
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_texts() {
+        let cases = [
+            (FenError::Empty, "empty FEN"),
+            (FenError::RankCount(11), "FEN has 11 ranks, expected 10"),
+            (
+                FenError::RankLength { rank: 3 },
+                "FEN rank 3 does not cover exactly 9 files",
+            ),
+            (
+                FenError::UnknownPiece('\t'),
+                "unknown piece letter '\\t' in FEN",
+            ),
+            (FenError::BadSide("x".into()), "bad side to move 'x' in FEN"),
+            (FenError::MissingKing(Color::Black), "black king missing"),
+            (
+                FenError::DuplicateKing(Color::Red),
+                "more than one red king",
+            ),
+            (
+                FenError::TooMany(Color::Red, PieceKind::Rook),
+                "too many red Rooks",
+            ),
+            (
+                FenError::BadSquare(
+                    Piece::new(Color::Black, PieceKind::Elephant),
+                    "e5".parse().unwrap(),
+                ),
+                "black Elephant on e5, a point it can never reach",
+            ),
+            (
+                FenError::OpponentInCheck,
+                "side not to move is in check (kings facing or king en prise)",
+            ),
+        ];
+        for (e, text) in cases {
+            assert_eq!(e.to_string(), text);
+        }
+    }
 }

@@ -4,10 +4,8 @@
 //! match referee read for repetition and the 60-move rule. Building is atomic: a bad move
 //! anywhere rejects the whole list.
 
-use super::moves::Move;
-use super::notation::MoveError;
+use super::moves::{Move, MoveError};
 use super::position::Position;
-use std::fmt;
 
 /// A game: positions from the start to the current one, and the moves between them.
 #[derive(Clone, Debug)]
@@ -17,21 +15,14 @@ pub struct Game {
 }
 
 /// A move list that could not be applied: which ply failed and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{error} at ply {ply}")]
 pub struct GameError {
     /// 1-based ply of the failing move in the list.
     pub ply: usize,
     /// The move problem.
     pub error: MoveError,
 }
-
-impl fmt::Display for GameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at ply {}", self.error, self.ply)
-    }
-}
-
-impl std::error::Error for GameError {}
 
 impl Default for Game {
     fn default() -> Self {

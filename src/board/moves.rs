@@ -1,9 +1,19 @@
-//! `Move` and `MoveList`, and ICCS move text (`h2e2`).
+//! `Move` and `MoveList`, ICCS move text (`h2e2`) and `MoveError`.
 
-use super::notation::MoveError;
 use super::square::Square;
 use std::fmt;
 use std::num::NonZeroU16;
+
+/// Why a move text was rejected. `Display` names the move text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// Not four characters `<file><rank><file><rank>` on the board.
+    #[error("malformed move {0}")]
+    Syntax(String),
+    /// Well-formed but not legal in the position.
+    #[error("illegal move {0}")]
+    Illegal(String),
+}
 
 /// A move: `from | to << 7 | 1 << 15`. Never zero, so `Option<Move>` is two bytes.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,10 +1,10 @@
-//! `Position`: bitboards by colour and kind, a mailbox, per-file occupancy and the Zobrist key.
+//! `Position`: bitboards by colour and kind, a mailbox and the Zobrist key.
 //!
 //! Copy-make: `play` returns the child and leaves the parent untouched, so there is nothing to
-//! undo. Invariant: the bitboards, mailbox, file occupancy, king squares, key and the
+//! undo. Invariant: the bitboards, mailbox, king squares, key and the
 //! material-and-placement score always agree.
 
-use super::attacks::{self, first_blocker, EAST, NORTH, SOUTH, WEST};
+use super::attacks;
 use super::bitboard::Bitboard;
 use super::moves::Move;
 use super::piece::{Piece, PieceKind};
@@ -17,7 +17,6 @@ use crate::psq::PSQ;
 pub struct Position {
     colors: [Bitboard; 2],
     kinds: [Bitboard; 7],
-    files: [u16; 9],
     board: [Option<Piece>; 90],
     kings: [Square; 2],
     side: Color,
@@ -47,7 +46,6 @@ impl Position {
         Position {
             colors: [Bitboard::EMPTY; 2],
             kinds: [Bitboard::EMPTY; 7],
-            files: [0; 9],
             board: [None; 90],
             kings: [
                 Square::from_index_unchecked(4),
@@ -80,7 +78,6 @@ impl Position {
         let b = Bitboard::from_square(sq);
         self.colors[piece.color().index()] |= b;
         self.kinds[piece.kind().index()] |= b;
-        self.files[sq.file() as usize] |= 1 << sq.rank();
         self.board[sq.index()] = Some(piece);
         self.key ^= KEYS.pieces[piece.index()][sq.index()];
         self.psq += PSQ[piece.index()][sq.index()];
@@ -155,27 +152,11 @@ impl Position {
         self.kings[color.index()]
     }
 
-    /// Occupancy of `file` as 10 bits, bit r = rank r.
-    #[inline(always)]
-    pub(crate) fn file_occupancy(&self, file: u8) -> usize {
-        self.files[file as usize] as usize
-    }
-
-    /// Occupancy of `rank` as 9 bits, bit f = file f.
-    #[inline(always)]
-    pub(crate) fn rank_occupancy(&self, rank: u8) -> usize {
-        ((self.occupied().bits() >> (rank as u32 * 9)) & 0x1FF) as usize
-    }
-
     /// (rook destinations including first blockers, cannon capture squares) from `sq` on the
-    /// current occupancy, whatever stands on `sq`.
+    /// current occupancy, whatever stands on `sq` (`attacks::rook_and_cannon`).
     #[inline(always)]
     pub fn slides(&self, sq: Square) -> (Bitboard, Bitboard) {
-        attacks::rook_and_cannon(
-            sq,
-            self.rank_occupancy(sq.rank()),
-            self.file_occupancy(sq.file()),
-        )
+        attacks::rook_and_cannon(sq, self.occupied())
     }
 
     /// The key computed from scratch (tests compare it with the incremental key).
@@ -231,10 +212,8 @@ impl Position {
             self.psq -= PSQ[c.index()][to.index()];
             self.halfmove = 0;
         } else {
-            self.files[to.file() as usize] |= 1 << to.rank();
             self.halfmove = self.halfmove.saturating_add(1);
         }
-        self.files[from.file() as usize] &= !(1 << from.rank());
         self.colors[piece.color().index()] ^= fb | tb;
         self.kinds[piece.kind().index()] ^= fb | tb;
         self.board[from.index()] = None;
@@ -311,22 +290,18 @@ impl Position {
         let rooks =
             them & (self.kinds[PieceKind::Rook.index()] | self.kinds[PieceKind::King.index()]);
         let cannons = them & self.kinds[PieceKind::Cannon.index()];
-        let sliders = rooks | cannons;
-        for dir in [NORTH, SOUTH, EAST, WEST] {
-            let ray = attacks::RAYS[dir][k.index()];
-            if (ray & sliders).is_empty() {
-                continue;
-            }
-            let blockers = ray & occ;
-            if blockers.is_empty() {
-                continue;
-            }
-            let b1 = first_blocker(dir, blockers);
-            if rooks.has(b1) {
+        // Only the lines through `k` that hold a slider are looked up.
+        let on_rank = attacks::RANK_LINE[k.index()] & (rooks | cannons);
+        if on_rank.any() {
+            let (rook, cannon) = attacks::rank_slides(k, occ);
+            if (rook & rooks).any() || (cannon & cannons).any() {
                 return true;
             }
-            let beyond = blockers & attacks::RAYS[dir][b1.index()];
-            if beyond.any() && cannons.has(first_blocker(dir, beyond)) {
+        }
+        let on_file = attacks::FILE_LINE[k.index()] & (rooks | cannons);
+        if on_file.any() {
+            let (rook, cannon) = attacks::file_slides(k, occ);
+            if (rook & rooks).any() || (cannon & cannons).any() {
                 return true;
             }
         }

@@ -167,21 +167,28 @@ impl fmt::Display for Square {
     }
 }
 
-/// Square text that is not a file letter `a`–`i` and a rank digit `0`–`9`.
+/// Square text that is not a file letter `a`–`i` and a rank digit `0`–`9`. `Display` names
+/// the bad token.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad square '{0}'")]
-pub struct SquareError(pub String);
+#[error("bad square '{token}'")]
+pub struct SquareError {
+    /// The text that was given.
+    pub token: String,
+}
 
 impl std::str::FromStr for Square {
     type Err = SquareError;
     fn from_str(s: &str) -> Result<Square, SquareError> {
+        let bad = || SquareError {
+            token: s.to_string(),
+        };
         let b = s.as_bytes();
         if b.len() != 2 {
-            return Err(SquareError(s.to_string()));
+            return Err(bad());
         }
         let f = b[0].to_ascii_lowercase().wrapping_sub(b'a');
         let r = b[1].wrapping_sub(b'0');
-        Square::new(f, r).ok_or_else(|| SquareError(s.to_string()))
+        Square::new(f, r).ok_or_else(bad)
     }
 }
 

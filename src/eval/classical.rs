@@ -253,7 +253,7 @@ fn home_rank(us: Color, sq: Square) -> usize {
 fn screens(pos: &Position, sq: Square, king: Square) -> u32 {
     let (lo, hi) = (sq.rank().min(king.rank()), sq.rank().max(king.rank()));
     let between = ((1usize << hi) - 1) & !((1usize << (lo + 1)) - 1);
-    (pos.file_occupancy(king.file()) & between).count_ones()
+    (attacks::file_occupancy(pos.occupied(), king.file()) & between).count_ones()
 }
 
 /// Threat of an empty-headed cannon (nothing between it and the king), by the cannon's rank

@@ -3,8 +3,6 @@
 //! Keywords compare case-insensitively as whole tokens; FEN text keeps its case. Parsing never
 //! fails on odd numbers in `go`: a bad value drops that keyword and is reported as a warning.
 
-use std::fmt;
-
 /// One command from the GUI.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -105,22 +103,14 @@ pub struct GoArgs {
 }
 
 /// Why a line could not be understood.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CommandError {
-    /// The first token is no command.
+    /// The first token is no command (empty when it could not be echoed).
+    #[error("unknown command{sep}{0}", sep = if .0.is_empty() { "" } else { " " })]
     Unknown(String),
-    /// A command whose arguments are wrong.
+    /// A command whose arguments are wrong: the command and why.
+    #[error("invalid {0}: {1}")]
     Invalid(&'static str, String),
-}
-
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommandError::Unknown(t) if t.is_empty() => write!(f, "unknown command"),
-            CommandError::Unknown(t) => write!(f, "unknown command {t}"),
-            CommandError::Invalid(cmd, why) => write!(f, "invalid {cmd}: {why}"),
-        }
-    }
 }
 
 /// A token made safe to echo: printable ASCII, at most 24 characters, and never one of the
@@ -461,5 +451,21 @@ mod tests {
         assert_eq!(parse("# hi").unwrap(), Command::Nothing);
         assert!(matches!(parse("isreadyxyz"), Err(CommandError::Unknown(_))));
         assert_eq!(parse("ISREADY").unwrap(), Command::IsReady);
+    }
+
+    #[test]
+    fn error_texts() {
+        assert_eq!(
+            CommandError::Unknown(String::new()).to_string(),
+            "unknown command"
+        );
+        assert_eq!(
+            CommandError::Unknown("xyz".into()).to_string(),
+            "unknown command xyz"
+        );
+        assert_eq!(
+            CommandError::Invalid("go", "bad depth x".into()).to_string(),
+            "invalid go: bad depth x"
+        );
     }
 }

@@ -21,7 +21,6 @@
 
 use super::features::INPUTS;
 use super::simd::{self, LANES};
-use std::fmt;
 
 /// File magic.
 pub const MAGIC: [u8; 8] = *b"CHRTNNUE";
@@ -35,11 +34,13 @@ pub const MAX_HIDDEN: usize = 4096;
 pub const MAX_BUCKETS: usize = 16;
 
 /// Why a network file was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NetworkError {
     /// The file could not be read.
+    #[error("cannot read the network file: {0}")]
     Io(String),
     /// Shorter than its header or than the body it announces.
+    #[error("network file truncated: {found} of {expected} bytes")]
     Truncated {
         /// Bytes the header and body need.
         expected: usize,
@@ -47,10 +48,17 @@ pub enum NetworkError {
         found: usize,
     },
     /// Not a Chariot network file.
+    #[error("not a Chariot network file (bad magic)")]
     Magic,
     /// A format version this program does not read.
+    #[error("network format version {0}; this program reads {VERSION}")]
     Version(u32),
     /// A shape this program does not run.
+    #[error(
+        "network architecture {inputs}x{hidden}x{buckets} not supported (needs {INPUTS} inputs, \
+         a hidden layer that is a multiple of {LANES} up to {MAX_HIDDEN}, 1 to {MAX_BUCKETS} \
+         buckets)"
+    )]
     Architecture {
         /// Inputs per perspective.
         inputs: u32,
@@ -60,39 +68,9 @@ pub enum NetworkError {
         buckets: u32,
     },
     /// The body does not match its checksum (or its announced length, or trails extra bytes).
+    #[error("network file corrupt (checksum mismatch)")]
     Checksum,
 }
-
-impl fmt::Display for NetworkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NetworkError::Io(e) => write!(f, "cannot read the network file: {e}"),
-            NetworkError::Truncated { expected, found } => {
-                write!(f, "network file truncated: {found} of {expected} bytes")
-            }
-            NetworkError::Magic => write!(f, "not a Chariot network file (bad magic)"),
-            NetworkError::Version(v) => {
-                write!(
-                    f,
-                    "network format version {v}; this program reads {VERSION}"
-                )
-            }
-            NetworkError::Architecture {
-                inputs,
-                hidden,
-                buckets,
-            } => write!(
-                f,
-                "network architecture {inputs}x{hidden}x{buckets} not supported (needs {INPUTS} \
-                 inputs, a hidden layer that is a multiple of {LANES} up to {MAX_HIDDEN}, 1 to \
-                 {MAX_BUCKETS} buckets)"
-            ),
-            NetworkError::Checksum => write!(f, "network file corrupt (checksum mismatch)"),
-        }
-    }
-}
-
-impl std::error::Error for NetworkError {}
 
 /// FNV-1a, 64 bits.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
@@ -340,5 +318,51 @@ impl Network {
     pub fn load(path: &std::path::Path) -> Result<Network, NetworkError> {
         let bytes = std::fs::read(path).map_err(|e| NetworkError::Io(e.to_string()))?;
         Network::from_bytes(&bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_texts() {
+        let cases = [
+            (
+                NetworkError::Io("gone".into()),
+                "cannot read the network file: gone",
+            ),
+            (
+                NetworkError::Truncated {
+                    expected: 48,
+                    found: 7,
+                },
+                "network file truncated: 7 of 48 bytes",
+            ),
+            (
+                NetworkError::Magic,
+                "not a Chariot network file (bad magic)",
+            ),
+            (
+                NetworkError::Version(9),
+                "network format version 9; this program reads 1",
+            ),
+            (
+                NetworkError::Architecture {
+                    inputs: 768,
+                    hidden: 8,
+                    buckets: 1,
+                },
+                "network architecture 768x8x1 not supported (needs 1260 inputs, a hidden layer \
+                 that is a multiple of 16 up to 4096, 1 to 16 buckets)",
+            ),
+            (
+                NetworkError::Checksum,
+                "network file corrupt (checksum mismatch)",
+            ),
+        ];
+        for (e, text) in cases {
+            assert_eq!(e.to_string(), text);
+        }
     }
 }
