@@ -9,6 +9,8 @@
 //! trainer, fitting), which only the binary's commands use; the engine half never names them.
 //! `path` (grid shortest paths) stands apart.
 
+#![warn(missing_docs)]
+
 pub mod board;
 pub mod eval;
 pub mod path;

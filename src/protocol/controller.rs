@@ -421,7 +421,7 @@ impl Controller {
                 let out = self.out.clone();
                 self.with_searcher(move |s| {
                     if let Err(e) = s.set_hash_mb(mb) {
-                        out.info_string(&e);
+                        out.info_string(&e.to_string());
                     }
                 });
             }

@@ -27,6 +27,18 @@ use ordering::Heuristics;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
+/// The hash table could not be resized: the memory was not to be had.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot allocate {wanted} MiB for the hash table ({source}); kept {kept} MiB")]
+pub struct HashError {
+    /// The size asked for, in MiB.
+    pub wanted: usize,
+    /// The size kept, in MiB.
+    pub kept: usize,
+    /// The allocator's refusal.
+    pub source: std::collections::TryReserveError,
+}
+
 /// One progress report: normally one per completed iteration.
 #[derive(Clone, Debug)]
 pub struct Info {
@@ -227,7 +239,7 @@ impl Searcher {
 
     /// Resizes the hash table (clears it). The old table is freed first, so the process never
     /// holds both. If `mb` MiB cannot be had, the table keeps its old size and the error says so.
-    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), HashError> {
         let mb = mb.max(1);
         let old = self.hash_mb;
         // Between searches the main searcher holds the only reference: this frees the table.
@@ -240,9 +252,11 @@ impl Searcher {
             }
             Err(e) => {
                 self.tt = Arc::new(tt::Table::new(old));
-                Err(format!(
-                    "cannot allocate {mb} MiB for the hash table ({e}); kept {old} MiB"
-                ))
+                Err(HashError {
+                    wanted: mb,
+                    kept: old,
+                    source: e,
+                })
             }
         }
     }
