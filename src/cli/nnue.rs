@@ -1,5 +1,6 @@
 //! `chariot datagen` and `chariot train`: the network pipeline's command lines.
 
+use chariot::eval::nnue::features::Features;
 use chariot::tools::nnue::{datagen, train};
 use std::path::PathBuf;
 
@@ -81,6 +82,10 @@ pub struct TrainArgs {
     /// The network file to write (the best epoch's).
     #[arg(long, short)]
     pub output: PathBuf,
+    /// Input features: `plain` (piece, colour, square: 1260) or `king` (the same per bucket of
+    /// the side's own general: 7560).
+    #[arg(long, default_value = "plain", value_parser = parse_features)]
+    pub features: Features,
     /// Hidden neurons per perspective (a multiple of 16).
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
@@ -112,7 +117,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Start from this network file's weights instead of random ones (training goes on from
-    /// it; `--hidden` and `--buckets` are then the file's).
+    /// it; `--features`, `--hidden` and `--buckets` are then the file's).
     #[arg(long)]
     pub init: Option<PathBuf>,
     /// Worker threads (default: all cores).
@@ -131,6 +136,7 @@ impl From<TrainArgs> for train::Config {
         train::Config {
             data: a.data,
             output: a.output,
+            features: a.features,
             hidden: a.hidden,
             buckets: a.buckets,
             epochs: a.epochs,
@@ -147,4 +153,15 @@ impl From<TrainArgs> for train::Config {
             quiet: a.quiet,
         }
     }
+}
+
+/// A feature set by its command-line name.
+fn parse_features(s: &str) -> Result<Features, String> {
+    Features::ALL
+        .into_iter()
+        .find(|f| f.name() == s)
+        .ok_or_else(|| {
+            let names: Vec<&str> = Features::ALL.iter().map(|f| f.name()).collect();
+            format!("unknown feature set '{s}' (one of: {})", names.join(", "))
+        })
 }

@@ -14,6 +14,7 @@ pub mod data;
 pub mod model;
 pub mod optimiser;
 
+use crate::eval::nnue::features::Features;
 use crate::eval::nnue::{Network, NetworkError};
 use crate::tools::nnue::record::RecordError;
 use crate::tools::FileError;
@@ -33,6 +34,8 @@ pub struct Config {
     pub data: Vec<PathBuf>,
     /// The network file to write (the best epoch's).
     pub output: PathBuf,
+    /// The input features (with `init`: the file's).
+    pub features: Features,
     /// Hidden neurons per perspective (a multiple of 16).
     pub hidden: usize,
     /// Output buckets by piece count.
@@ -54,7 +57,7 @@ pub struct Config {
     /// Seed of the initial weights and of the shuffles.
     pub seed: u64,
     /// Start from this network file's weights instead of random ones (training goes on from
-    /// it; `--hidden` and `--buckets` are then the file's).
+    /// it; `--features`, `--hidden` and `--buckets` are then the file's).
     pub init: Option<PathBuf>,
     /// Worker threads (default: all cores).
     pub threads: Option<usize>,
@@ -182,7 +185,7 @@ pub fn train(
             })?;
             Model::from_network(&net).ok_or_else(|| TrainError::Scale { path: p.clone() })?
         }
-        None => Model::new(args.hidden, args.buckets, args.seed),
+        None => Model::new(args.features, args.hidden, args.buckets, args.seed),
     };
     let mut adam = Adam::new(model.params.len());
     let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed ^ 0x5EED);
@@ -215,9 +218,10 @@ pub fn train(
     let threads = rayon::current_num_threads().max(1);
     if !args.quiet {
         eprintln!(
-            "train: {} positions, {} held out, H = {}, {} bucket(s), {} epochs of {batches} batches; validation loss: initial {initial:.6}, classical evaluation {classical:.6}",
+            "train: {} positions, {} held out, {} features, H = {}, {} bucket(s), {} epochs of {batches} batches; validation loss: initial {initial:.6}, classical evaluation {classical:.6}",
             entries.len(),
             validation.len(),
+            model.features.name(),
             model.hidden,
             model.buckets,
             args.epochs
@@ -307,7 +311,17 @@ pub fn run(args: &Config) -> Result<Report, TrainError> {
         .build()
         .map_err(|e| TrainError::Threads(e.to_string()))?;
     pool.install(|| {
-        let split = data::load(&args.data, args.validation, !args.no_mirror)?;
+        // Training goes on from a network in that network's inputs.
+        let features = match &args.init {
+            Some(p) => Network::load(p)
+                .map_err(|source| TrainError::Network {
+                    path: p.clone(),
+                    source,
+                })?
+                .features(),
+            None => args.features,
+        };
+        let split = data::load(&args.data, features, args.validation, !args.no_mirror)?;
         let output = args.output.clone();
         train(args, split, |m| {
             let net = m.quantize().map_err(TrainError::Quantize)?;

@@ -1,6 +1,6 @@
 //! The network in floating point, as the trainer sees it: the same architecture as
-//! `eval::nnue::network` (1260 → H per perspective, SCReLU, side to move first, output buckets
-//! by piece count), one flat parameter vector, forward and backward passes for one entry, and
+//! `eval::nnue::network` (the inputs of a feature set → H per perspective, SCReLU, side to move
+//! first, output buckets by piece count), one flat parameter vector, forward and backward passes for one entry, and
 //! quantization into the engine's format.
 //!
 //! Output unit: one unit is `SCALE` centipawns, so with `K = SCALE` the predicted win
@@ -8,7 +8,7 @@
 
 use super::data::Entry;
 use crate::board::{Color, Position};
-use crate::eval::nnue::features::{active, INPUTS};
+use crate::eval::nnue::features::Features;
 use crate::eval::nnue::network::{bucket, Network, NetworkError};
 use rand::{Rng, SeedableRng};
 
@@ -25,11 +25,13 @@ pub const CLIP: f32 = 1.98;
 /// A floating-point network.
 #[derive(Clone, Debug)]
 pub struct Model {
+    /// The input features.
+    pub features: Features,
     /// Hidden neurons per perspective.
     pub hidden: usize,
     /// Output buckets.
     pub buckets: usize,
-    /// All parameters: feature weights `[INPUTS][H]`, feature biases `[H]`, output weights
+    /// All parameters: feature weights `[inputs][H]`, feature biases `[H]`, output weights
     /// `[B][2H]`, output biases `[B]`.
     pub params: Vec<f32>,
 }
@@ -60,14 +62,16 @@ fn screlu(x: f32) -> f32 {
 
 impl Model {
     /// A model with seeded random initial weights.
-    pub fn new(hidden: usize, buckets: usize, seed: u64) -> Model {
+    pub fn new(features: Features, hidden: usize, buckets: usize, seed: u64) -> Model {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let inputs = features.inputs();
         let mut m = Model {
+            features,
             hidden,
             buckets,
-            params: vec![0.0; INPUTS * hidden + hidden + buckets * 2 * hidden + buckets],
+            params: vec![0.0; inputs * hidden + hidden + buckets * 2 * hidden + buckets],
         };
-        let ft = INPUTS * hidden;
+        let ft = inputs * hidden;
         for w in &mut m.params[..ft] {
             *w = rng.random_range(-0.1..0.1);
         }
@@ -83,11 +87,11 @@ impl Model {
     }
 
     fn bias_offset(&self) -> usize {
-        INPUTS * self.hidden
+        self.features.inputs() * self.hidden
     }
 
     fn out_offset(&self) -> usize {
-        INPUTS * self.hidden + self.hidden
+        self.bias_offset() + self.hidden
     }
 
     fn out_bias_offset(&self) -> usize {
@@ -168,8 +172,18 @@ impl Model {
     pub fn evaluate(&self, pos: &Position) -> f32 {
         let us_side = pos.side_to_move();
         let them_side: Color = !us_side;
-        let us: Vec<u16> = active(pos, us_side).map(|i| i as u16).collect();
-        let them: Vec<u16> = active(pos, them_side).map(|i| i as u16).collect();
+        let us: Vec<u16> = self
+            .features
+            .view_of(pos, us_side)
+            .active(pos)
+            .map(|i| i as u16)
+            .collect();
+        let them: Vec<u16> = self
+            .features
+            .view_of(pos, them_side)
+            .active(pos)
+            .map(|i| i as u16)
+            .collect();
         let mut s = Scratch::new(self.hidden);
         self.forward(&us, &them, us.len(), &mut s) * SCALE as f32
     }
@@ -193,6 +207,7 @@ impl Model {
             .chain(out_b.iter().map(|&x| x as f32 / (qa * qb)))
             .collect();
         Some(Model {
+            features: net.features(),
             hidden: net.hidden(),
             buckets: net.buckets(),
             params,
@@ -205,6 +220,7 @@ impl Model {
         let (qa, qb) = (QA as f32, QB as f32);
         let p = &self.params;
         Network::from_parts(
+            self.features,
             self.hidden,
             self.buckets,
             (QA, QB, SCALE),
