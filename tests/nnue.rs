@@ -326,7 +326,7 @@ fn datagen_then_train_lowers_the_validation_loss() {
     let targs = train::Config {
         data: vec![data.clone()],
         output: net.clone(),
-        features: Features::Plain,
+        features: None,
         hidden: 32,
         buckets: 1,
         epochs: 8,

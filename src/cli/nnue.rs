@@ -82,10 +82,11 @@ pub struct TrainArgs {
     /// The network file to write (the best epoch's).
     #[arg(long, short)]
     pub output: PathBuf,
-    /// Input features: `plain` (piece, colour, square: 1260) or `king` (the same per bucket of
-    /// the side's own general: 7560).
-    #[arg(long, default_value = "plain", value_parser = parse_features)]
-    pub features: Features,
+    /// Input features: `plain` (piece, colour, square: 1260; the default) or `king` (the same
+    /// per bucket of the side's own general: 7560). With `--init`, the file's by default; a
+    /// plain file grows into `king`.
+    #[arg(long, value_parser = parse_features)]
+    pub features: Option<Features>,
     /// Hidden neurons per perspective (a multiple of 16).
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
@@ -117,7 +118,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Start from this network file's weights instead of random ones (training goes on from
-    /// it; `--features`, `--hidden` and `--buckets` are then the file's).
+    /// it; `--hidden` and `--buckets` are then the file's).
     #[arg(long)]
     pub init: Option<PathBuf>,
     /// Worker threads (default: all cores).

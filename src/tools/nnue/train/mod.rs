@@ -34,8 +34,9 @@ pub struct Config {
     pub data: Vec<PathBuf>,
     /// The network file to write (the best epoch's).
     pub output: PathBuf,
-    /// The input features (with `init`: the file's).
-    pub features: Features,
+    /// The input features (default: plain, or with `init` the file's; a plain file grows into
+    /// king buckets when they are asked for).
+    pub features: Option<Features>,
     /// Hidden neurons per perspective (a multiple of 16).
     pub hidden: usize,
     /// Output buckets by piece count.
@@ -148,6 +149,16 @@ pub enum TrainError {
         /// The file.
         path: PathBuf,
     },
+    /// An `--init` network whose inputs cannot become the ones asked for.
+    #[error("{}: {found} features cannot become {wanted}", path.display())]
+    Features {
+        /// The file.
+        path: PathBuf,
+        /// Its feature set.
+        found: &'static str,
+        /// The one asked for.
+        wanted: &'static str,
+    },
     /// A trained model that does not quantize into a network.
     #[error("quantizing: {0}")]
     Quantize(NetworkError),
@@ -162,7 +173,29 @@ pub enum TrainError {
     Threads(String),
 }
 
-/// Trains on already loaded data; `save` receives the model of every new best epoch.
+/// The model training starts from: `--init`'s network (grown into the features asked for) or
+/// random weights.
+fn initial_model(args: &Config) -> Result<Model, TrainError> {
+    let Some(p) = &args.init else {
+        let features = args.features.unwrap_or(Features::Plain);
+        return Ok(Model::new(features, args.hidden, args.buckets, args.seed));
+    };
+    let net = Network::load(p).map_err(|source| TrainError::Network {
+        path: p.clone(),
+        source,
+    })?;
+    let model = Model::from_network(&net).ok_or_else(|| TrainError::Scale { path: p.clone() })?;
+    let wanted = args.features.unwrap_or(net.features());
+    model
+        .with_features(wanted)
+        .ok_or_else(|| TrainError::Features {
+            path: p.clone(),
+            found: net.features().name(),
+            wanted: wanted.name(),
+        })
+}
+
+/// Trains on already loaded data (entries of the initial model's features); `save` receives the model of every new best epoch.
 pub fn train(
     args: &Config,
     mut split: data::Split,
@@ -177,16 +210,7 @@ pub fn train(
     }
     let validation = std::mem::take(&mut split.validation);
     let mut entries = std::mem::take(&mut split.train);
-    let mut model = match &args.init {
-        Some(p) => {
-            let net = Network::load(p).map_err(|source| TrainError::Network {
-                path: p.clone(),
-                source,
-            })?;
-            Model::from_network(&net).ok_or_else(|| TrainError::Scale { path: p.clone() })?
-        }
-        None => Model::new(args.features, args.hidden, args.buckets, args.seed),
-    };
+    let mut model = initial_model(args)?;
     let mut adam = Adam::new(model.params.len());
     let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed ^ 0x5EED);
     let batch = args.batch.max(1);
@@ -311,16 +335,7 @@ pub fn run(args: &Config) -> Result<Report, TrainError> {
         .build()
         .map_err(|e| TrainError::Threads(e.to_string()))?;
     pool.install(|| {
-        // Training goes on from a network in that network's inputs.
-        let features = match &args.init {
-            Some(p) => Network::load(p)
-                .map_err(|source| TrainError::Network {
-                    path: p.clone(),
-                    source,
-                })?
-                .features(),
-            None => args.features,
-        };
+        let features = initial_model(args)?.features;
         let split = data::load(&args.data, features, args.validation, !args.no_mirror)?;
         let output = args.output.clone();
         train(args, split, |m| {
