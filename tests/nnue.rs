@@ -338,6 +338,9 @@ fn datagen_then_train_lowers_the_validation_loss() {
         validation: 0.2,
         seed: 1,
         init: None,
+        checkpoint: None,
+        resume: None,
+        stop_after: None,
         threads: Some(2),
         no_mirror: false,
         quiet: true,
@@ -370,6 +373,48 @@ fn datagen_then_train_lowers_the_validation_loss() {
     );
     assert_eq!(Network::load(&more).unwrap().hidden(), 32);
     let _ = std::fs::remove_file(&more);
+
+    // A king-bucket network, stopped after two epochs and resumed from its checkpoint, ends
+    // where four epochs in one run end (one thread: the same sums in the same order).
+    let (straight, resumed, ckpt) = (temp("straight.nnue"), temp("resumed.nnue"), temp("t.ckpt"));
+    let king = train::Config {
+        features: Some(Features::KingBuckets),
+        epochs: 4,
+        threads: Some(1),
+        ..targs.clone()
+    };
+    let whole = train::run(&train::Config {
+        output: straight.clone(),
+        ..king.clone()
+    })
+    .expect("king-bucket training runs");
+    assert!(whole.epochs.last().unwrap().validation < whole.initial_validation);
+    let first = train::run(&train::Config {
+        output: resumed.clone(),
+        stop_after: Some(2),
+        checkpoint: Some(ckpt.clone()),
+        ..king.clone()
+    })
+    .unwrap();
+    assert_eq!(first.epochs.len(), 2);
+    let second = train::run(&train::Config {
+        output: resumed.clone(),
+        resume: Some(ckpt.clone()),
+        ..king.clone()
+    })
+    .expect("training resumes from its checkpoint");
+    assert_eq!(second.epochs.len(), 2);
+    let losses = |r: &[train::Epoch]| -> Vec<(f64, f64)> {
+        r.iter().map(|e| (e.train, e.validation)).collect()
+    };
+    assert_eq!(losses(&second.epochs), losses(&whole.epochs[2..]));
+    assert_eq!(second.best, whole.best);
+    let kb = Network::load(&resumed).unwrap();
+    assert_eq!(kb.features(), Features::KingBuckets);
+    assert_eq!(kb, Network::load(&straight).unwrap());
+    for f in [straight, resumed, ckpt] {
+        let _ = std::fs::remove_file(f);
+    }
     let _ = std::fs::remove_file(&data);
     let _ = std::fs::remove_file(&net);
 }

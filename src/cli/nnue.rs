@@ -121,6 +121,16 @@ pub struct TrainArgs {
     /// it; `--hidden` and `--buckets` are then the file's).
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// Write the training state (model, optimiser, epoch) to this file after every epoch.
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Go on from a checkpoint written by `--checkpoint` (same data and arguments).
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Stop after this many epochs of this run; the learning-rate schedule stays that of
+    /// `--epochs`, so `--resume` later ends where one run would have.
+    #[arg(long)]
+    pub stop_after: Option<usize>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -149,6 +159,9 @@ impl From<TrainArgs> for train::Config {
             validation: a.validation,
             seed: a.seed,
             init: a.init,
+            checkpoint: a.checkpoint,
+            resume: a.resume,
+            stop_after: a.stop_after,
             threads: a.threads,
             no_mirror: a.no_mirror,
             quiet: a.quiet,

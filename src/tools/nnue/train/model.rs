@@ -95,7 +95,7 @@ impl Model {
     }
 
     /// A model with every parameter zero.
-    fn zeros(features: Features, hidden: usize, buckets: usize) -> Model {
+    pub fn zeros(features: Features, hidden: usize, buckets: usize) -> Model {
         let mut m = Model {
             features,
             hidden,
