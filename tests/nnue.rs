@@ -3,6 +3,7 @@
 
 use chariot::board::{Color, Move, Position};
 use chariot::eval::nnue::accumulator::{self, AccumulatorStack};
+use chariot::eval::nnue::features::Features;
 use chariot::eval::nnue::network::{Network, NetworkError};
 use chariot::eval::nnue::{default_network, simd};
 use chariot::tools::nnue::datagen;
@@ -37,8 +38,12 @@ fn random_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
 
 #[test]
 fn quantized_evaluation_matches_the_float_forward_pass() {
-    for (hidden, buckets, seed) in [(32, 1, 1), (64, 3, 2)] {
-        let model = Model::new(hidden, buckets, seed);
+    for (features, hidden, buckets, seed) in [
+        (Features::Plain, 32, 1, 1),
+        (Features::Plain, 64, 3, 2),
+        (Features::KingBuckets, 32, 2, 3),
+    ] {
+        let model = Model::new(features, hidden, buckets, seed);
         let net = Arc::new(model.quantize().expect("a valid shape"));
         let mut worst = 0.0f32;
         let mut total = 0.0f32;
@@ -60,8 +65,26 @@ fn quantized_evaluation_matches_the_float_forward_pass() {
 
 #[test]
 fn incremental_accumulators_equal_a_refresh() {
-    let net = default_network();
-    let mut rng = StdRng::seed_from_u64(11);
+    incremental_walks(default_network(), 11);
+}
+
+#[test]
+fn king_bucket_accumulators_equal_a_refresh() {
+    // A random king-bucket network: every move of a general refreshes from the cache.
+    let net = Model::new(Features::KingBuckets, 32, 2, 7)
+        .quantize()
+        .unwrap();
+    assert_eq!(net.features(), Features::KingBuckets);
+    let bytes = net.to_bytes();
+    let net = Arc::new(Network::from_bytes(&bytes).expect("a king-bucket file reads back"));
+    assert_eq!(net.features(), Features::KingBuckets);
+    incremental_walks(net, 12);
+}
+
+/// Search-like walks over random legal moves and null moves, comparing the lazy incremental
+/// accumulators with a refresh now and then.
+fn incremental_walks(net: Arc<Network>, seed: u64) {
+    let mut rng = StdRng::seed_from_u64(seed);
     let mut stack = AccumulatorStack::new(Arc::clone(&net), 64);
     let mut fresh = AccumulatorStack::new(Arc::clone(&net), 1);
     let (mut captures, mut kings, mut nulls) = (0, 0, 0);
@@ -95,7 +118,7 @@ fn incremental_accumulators_equal_a_refresh() {
                 if rng.random_range(0..3) == 0 {
                     let at = path.last().unwrap();
                     fresh.refresh(0, at);
-                    assert_eq!(stack.accumulators(ply), fresh.accumulators(0));
+                    assert_eq!(stack.accumulators(ply, at), fresh.accumulators(0, at));
                     assert_eq!(stack.evaluate(ply, at), accumulator::evaluate(&net, at));
                 }
             }
@@ -153,7 +176,10 @@ fn avx2_and_portable_paths_agree_exactly() {
 
 #[test]
 fn bad_network_files_are_refused_with_their_message() {
-    let good = Model::new(16, 2, 3).quantize().unwrap().to_bytes();
+    let good = Model::new(Features::Plain, 16, 2, 3)
+        .quantize()
+        .unwrap()
+        .to_bytes();
     assert!(Network::from_bytes(&good).is_ok());
     let missing = Network::load(&temp("does-not-exist.nnue")).unwrap_err();
     assert!(matches!(missing, NetworkError::Io(_)));
@@ -195,6 +221,22 @@ fn bad_network_files_are_refused_with_their_message() {
     let mut version = good.clone();
     version[8] = 9;
     assert_eq!(Network::from_bytes(&version), Err(NetworkError::Version(9)));
+    // The feature set must be known and match the input count.
+    for id in [1u8, 5] {
+        let mut set = good.clone();
+        set[30] = id;
+        assert!(matches!(
+            Network::from_bytes(&set),
+            Err(NetworkError::Architecture { inputs: 1260, .. })
+        ));
+    }
+    // A version-1 file (the feature field was zero then) reads as plain.
+    let mut v1 = good.clone();
+    v1[8] = 1;
+    assert_eq!(
+        Network::from_bytes(&v1).map(|n| n.features()),
+        Ok(Features::Plain)
+    );
 
     // No prefix and no garbage panics.
     for n in (0..good.len()).step_by(331) {
@@ -284,6 +326,7 @@ fn datagen_then_train_lowers_the_validation_loss() {
     let targs = train::Config {
         data: vec![data.clone()],
         output: net.clone(),
+        features: None,
         hidden: 32,
         buckets: 1,
         epochs: 8,
@@ -295,6 +338,9 @@ fn datagen_then_train_lowers_the_validation_loss() {
         validation: 0.2,
         seed: 1,
         init: None,
+        checkpoint: None,
+        resume: None,
+        stop_after: None,
         threads: Some(2),
         no_mirror: false,
         quiet: true,
@@ -327,6 +373,48 @@ fn datagen_then_train_lowers_the_validation_loss() {
     );
     assert_eq!(Network::load(&more).unwrap().hidden(), 32);
     let _ = std::fs::remove_file(&more);
+
+    // A king-bucket network, stopped after two epochs and resumed from its checkpoint, ends
+    // where four epochs in one run end (one thread: the same sums in the same order).
+    let (straight, resumed, ckpt) = (temp("straight.nnue"), temp("resumed.nnue"), temp("t.ckpt"));
+    let king = train::Config {
+        features: Some(Features::KingBuckets),
+        epochs: 4,
+        threads: Some(1),
+        ..targs.clone()
+    };
+    let whole = train::run(&train::Config {
+        output: straight.clone(),
+        ..king.clone()
+    })
+    .expect("king-bucket training runs");
+    assert!(whole.epochs.last().unwrap().validation < whole.initial_validation);
+    let first = train::run(&train::Config {
+        output: resumed.clone(),
+        stop_after: Some(2),
+        checkpoint: Some(ckpt.clone()),
+        ..king.clone()
+    })
+    .unwrap();
+    assert_eq!(first.epochs.len(), 2);
+    let second = train::run(&train::Config {
+        output: resumed.clone(),
+        resume: Some(ckpt.clone()),
+        ..king.clone()
+    })
+    .expect("training resumes from its checkpoint");
+    assert_eq!(second.epochs.len(), 2);
+    let losses = |r: &[train::Epoch]| -> Vec<(f64, f64)> {
+        r.iter().map(|e| (e.train, e.validation)).collect()
+    };
+    assert_eq!(losses(&second.epochs), losses(&whole.epochs[2..]));
+    assert_eq!(second.best, whole.best);
+    let kb = Network::load(&resumed).unwrap();
+    assert_eq!(kb.features(), Features::KingBuckets);
+    assert_eq!(kb, Network::load(&straight).unwrap());
+    for f in [straight, resumed, ckpt] {
+        let _ = std::fs::remove_file(f);
+    }
     let _ = std::fs::remove_file(&data);
     let _ = std::fs::remove_file(&net);
 }
@@ -361,7 +449,10 @@ fn the_search_evaluates_with_the_network_and_switches_back() {
 
 #[test]
 fn engine_options_load_networks_or_keep_the_old_one() {
-    let good = Model::new(16, 1, 4).quantize().unwrap().to_bytes();
+    let good = Model::new(Features::Plain, 16, 1, 4)
+        .quantize()
+        .unwrap()
+        .to_bytes();
     let dir = temp("files");
     std::fs::create_dir_all(&dir).unwrap();
     let write = |name: &str, bytes: &[u8]| {

@@ -1,5 +1,6 @@
 //! `chariot datagen` and `chariot train`: the network pipeline's command lines.
 
+use chariot::eval::nnue::features::Features;
 use chariot::tools::nnue::{datagen, train};
 use std::path::PathBuf;
 
@@ -81,6 +82,11 @@ pub struct TrainArgs {
     /// The network file to write (the best epoch's).
     #[arg(long, short)]
     pub output: PathBuf,
+    /// Input features: `plain` (piece, colour, square: 1260; the default) or `king` (the same
+    /// per bucket of the side's own general: 7560). With `--init`, the file's by default; a
+    /// plain file grows into `king`.
+    #[arg(long, value_parser = parse_features)]
+    pub features: Option<Features>,
     /// Hidden neurons per perspective (a multiple of 16).
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
@@ -115,6 +121,16 @@ pub struct TrainArgs {
     /// it; `--hidden` and `--buckets` are then the file's).
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// Write the training state (model, optimiser, epoch) to this file after every epoch.
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Go on from a checkpoint written by `--checkpoint` (same data and arguments).
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Stop after this many epochs of this run; the learning-rate schedule stays that of
+    /// `--epochs`, so `--resume` later ends where one run would have.
+    #[arg(long)]
+    pub stop_after: Option<usize>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -131,6 +147,7 @@ impl From<TrainArgs> for train::Config {
         train::Config {
             data: a.data,
             output: a.output,
+            features: a.features,
             hidden: a.hidden,
             buckets: a.buckets,
             epochs: a.epochs,
@@ -142,9 +159,23 @@ impl From<TrainArgs> for train::Config {
             validation: a.validation,
             seed: a.seed,
             init: a.init,
+            checkpoint: a.checkpoint,
+            resume: a.resume,
+            stop_after: a.stop_after,
             threads: a.threads,
             no_mirror: a.no_mirror,
             quiet: a.quiet,
         }
     }
+}
+
+/// A feature set by its command-line name.
+fn parse_features(s: &str) -> Result<Features, String> {
+    Features::ALL
+        .into_iter()
+        .find(|f| f.name() == s)
+        .ok_or_else(|| {
+            let names: Vec<&str> = Features::ALL.iter().map(|f| f.name()).collect();
+            format!("unknown feature set '{s}' (one of: {})", names.join(", "))
+        })
 }

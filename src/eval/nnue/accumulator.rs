@@ -1,20 +1,26 @@
 //! Accumulators: per perspective, the feature transformer's output (`H` i16 lanes), kept for
 //! every ply of the search and updated by the feature deltas of one move.
 //!
-//! The stack is lazy: `push` only records the move that led to a ply; `evaluate` finds the
-//! nearest ply below whose accumulators are computed and applies the recorded deltas upwards,
-//! so positions that are pruned before their evaluation cost nothing. A move takes its piece
-//! off `from`, puts it on `to` and takes a captured piece off `to`; a null move copies. No
-//! feature depends on the king's square, so no move needs a refresh. Nothing here allocates
-//! after `new`.
+//! The stack is lazy: `push` only records the move that led to a ply; `evaluate` finds, for
+//! each perspective, the nearest ply below whose accumulator is computed and applies the
+//! recorded deltas upwards, so positions that are pruned before their evaluation cost nothing.
+//! A move takes its piece off `from`, puts it on `to` and takes a captured piece off `to`; a
+//! null move copies.
 //!
-//! Invariant: for every ply `p` with `computed[p]`, `acc(p)` equals a full refresh of the
-//! position at `p` on the current path, and every ply above the root has its move recorded.
+//! With king-bucket features a move of a perspective's own general changes every input of that
+//! perspective. Then that perspective is refreshed at the evaluated ply instead, from a cache
+//! of one accumulator per bucket and mirror (Stockfish's "Finny tables"): the cached entry
+//! remembers the board it was computed for, so a refresh adds and removes only the pieces that
+//! differ since the general last stood in that bucket. Nothing here allocates after `new`.
+//!
+//! Invariant: for every ply `p` and perspective `c` with `computed[p][c]`, that accumulator
+//! equals a full refresh of the position at `p` on the current path, and every ply above the
+//! root has its move recorded.
 
-use super::features::index;
+use super::features::{is_king_of, Features, View};
 use super::network::Network;
 use super::simd;
-use crate::board::{Color, Move, Piece, Position};
+use crate::board::{Bitboard, Color, Move, Piece, PieceKind, Position};
 use std::sync::Arc;
 
 #[derive(Clone, Copy)]
@@ -29,27 +35,69 @@ enum Delta {
     },
 }
 
+/// Pieces of each colour and kind: what a cached accumulator was computed for.
+type Board = [[Bitboard; 7]; 2];
+
+fn board_of(pos: &Position) -> Board {
+    let mut b = [[Bitboard::EMPTY; 7]; 2];
+    for c in [Color::Red, Color::Black] {
+        for k in PieceKind::ALL {
+            b[c.index()][k.index()] = pos.pieces(c, k);
+        }
+    }
+    b
+}
+
+/// One cached accumulator per perspective, bucket and mirror, with the board it holds.
+struct Cache {
+    /// `[perspective][slot][hidden]`.
+    acc: Vec<i16>,
+    boards: Vec<Board>,
+    slots: usize,
+}
+
 /// The accumulators of every ply of the search's current path.
 pub struct AccumulatorStack {
     net: Arc<Network>,
+    features: Features,
     hidden: usize,
     /// `[ply][perspective][hidden]`.
     data: Vec<i16>,
     deltas: Vec<Delta>,
-    computed: Vec<bool>,
+    /// `[ply][perspective]`.
+    computed: Vec<[bool; 2]>,
+    cache: Cache,
 }
 
 impl AccumulatorStack {
     /// A stack of `plies` plies for `net`.
     pub fn new(net: Arc<Network>, plies: usize) -> AccumulatorStack {
         let hidden = net.hidden();
+        let features = net.features();
         let plies = plies.max(1);
+        // Slots: bucket base / INPUTS times two mirrors; one slot for the plain set.
+        let slots = if features.king_relative() {
+            2 * features.inputs() / super::features::INPUTS
+        } else {
+            0
+        };
+        let mut cache = Cache {
+            acc: vec![0; 2 * slots * hidden],
+            boards: vec![[[Bitboard::EMPTY; 7]; 2]; 2 * slots],
+            slots,
+        };
+        // Every slot starts as the empty board: the biases alone.
+        for slot in cache.acc.chunks_exact_mut(hidden.max(1)) {
+            slot.copy_from_slice(net.ft_bias());
+        }
         AccumulatorStack {
             net,
+            features,
             hidden,
             data: vec![0; plies * 2 * hidden],
             deltas: vec![Delta::Copy; plies],
-            computed: vec![false; plies],
+            computed: vec![[false; 2]; plies],
+            cache,
         }
     }
 
@@ -67,19 +115,20 @@ impl AccumulatorStack {
     pub fn refresh(&mut self, ply: usize, pos: &Position) {
         let h = self.hidden;
         for (p, color) in [Color::Red, Color::Black].into_iter().enumerate() {
+            let view = self.features.view_of(pos, color);
             let start = (ply * 2 + p) * h;
             let acc = &mut self.data[start..start + h];
             acc.copy_from_slice(self.net.ft_bias());
             for sq in pos.occupied() {
                 if let Some(piece) = pos.piece_at(sq) {
-                    let row = self.net.row(index(color, piece, sq));
+                    let row = self.net.row(view.index(piece, sq));
                     for (a, &w) in acc.iter_mut().zip(row) {
                         *a = a.wrapping_add(w);
                     }
                 }
             }
+            self.computed[ply][p] = true;
         }
-        self.computed[ply] = true;
     }
 
     /// Records that the position at `ply` is `parent` (at `ply - 1`) after `m` (`None`: a null
@@ -94,46 +143,90 @@ impl AccumulatorStack {
             },
             None => Delta::Copy,
         };
-        self.computed[ply] = false;
+        self.computed[ply] = [false; 2];
     }
 
-    /// Brings `ply` up to date from the nearest computed ply below it.
-    fn materialize(&mut self, ply: usize) {
+    /// Brings perspective `p` (`color`) at `ply`, the position `pos`, up to date: from the
+    /// nearest computed ply below, or from the cache when the perspective's general moved in
+    /// between.
+    fn materialize(&mut self, ply: usize, pos: &Position, p: usize, color: Color) {
         let mut base = ply;
-        while !self.computed[base] {
+        let mut king_moved = false;
+        while !self.computed[base][p] {
+            if self.features.king_relative() {
+                if let Delta::Move { piece, .. } = self.deltas[base] {
+                    king_moved |= is_king_of(piece, color);
+                }
+            }
             // Ply 0 is refreshed at the root, so this stops.
             base -= 1;
         }
+        if king_moved {
+            self.refresh_from_cache(ply, pos, p, color);
+            return;
+        }
         let h = self.hidden;
+        // Above the last refresh the view does not change: the general has not moved.
+        let view = self.features.view_of(pos, color);
         for j in base + 1..=ply {
             let (below, above) = self.data.split_at_mut(j * 2 * h);
-            let parent = &below[(j - 1) * 2 * h..];
-            let child = &mut above[..2 * h];
-            for (p, color) in [Color::Red, Color::Black].into_iter().enumerate() {
-                let src = &parent[p * h..(p + 1) * h];
-                let dst = &mut child[p * h..(p + 1) * h];
-                match self.deltas[j] {
-                    Delta::Copy => dst.copy_from_slice(src),
-                    Delta::Move { piece, m, captured } => {
-                        let add = self.net.row(index(color, piece, m.to()));
-                        let sub = self.net.row(index(color, piece, m.from()));
-                        match captured {
-                            Some(c) => {
-                                let cap = self.net.row(index(color, c, m.to()));
-                                simd::apply(dst, src, &[add], &[sub, cap]);
-                            }
-                            None => simd::apply(dst, src, &[add], &[sub]),
+            let src = &below[(j - 1) * 2 * h + p * h..(j - 1) * 2 * h + (p + 1) * h];
+            let dst = &mut above[p * h..(p + 1) * h];
+            match self.deltas[j] {
+                Delta::Copy => dst.copy_from_slice(src),
+                Delta::Move { piece, m, captured } => {
+                    let add = self.net.row(view.index(piece, m.to()));
+                    let sub = self.net.row(view.index(piece, m.from()));
+                    match captured {
+                        Some(c) => {
+                            let cap = self.net.row(view.index(c, m.to()));
+                            simd::apply(dst, src, &[add], &[sub, cap]);
                         }
+                        None => simd::apply(dst, src, &[add], &[sub]),
                     }
                 }
             }
-            self.computed[j] = true;
+            self.computed[j][p] = true;
         }
     }
 
-    /// The accumulators (Red's view, Black's view) of the position at `ply`.
-    pub fn accumulators(&mut self, ply: usize) -> (&[i16], &[i16]) {
-        self.materialize(ply);
+    /// Perspective `p`'s accumulator of `pos` at `ply` from its cache slot: the slot's board
+    /// brought to `pos` piece by piece, then copied.
+    fn refresh_from_cache(&mut self, ply: usize, pos: &Position, p: usize, color: Color) {
+        let h = self.hidden;
+        let view: View = self.features.view_of(pos, color);
+        let slot = p * self.cache.slots + view.slot();
+        let now = board_of(pos);
+        let acc = &mut self.cache.acc[slot * h..(slot + 1) * h];
+        let had = &mut self.cache.boards[slot];
+        for c in [Color::Red, Color::Black] {
+            for k in PieceKind::ALL {
+                let (was, is) = (had[c.index()][k.index()], now[c.index()][k.index()]);
+                let piece = Piece::new(c, k);
+                for sq in is & !was {
+                    let row = self.net.row(view.index(piece, sq));
+                    for (a, &w) in acc.iter_mut().zip(row) {
+                        *a = a.wrapping_add(w);
+                    }
+                }
+                for sq in was & !is {
+                    let row = self.net.row(view.index(piece, sq));
+                    for (a, &w) in acc.iter_mut().zip(row) {
+                        *a = a.wrapping_sub(w);
+                    }
+                }
+            }
+        }
+        *had = now;
+        let start = (ply * 2 + p) * h;
+        self.data[start..start + h].copy_from_slice(acc);
+        self.computed[ply][p] = true;
+    }
+
+    /// The accumulators (Red's view, Black's view) of `pos`, the position at `ply`.
+    pub fn accumulators(&mut self, ply: usize, pos: &Position) -> (&[i16], &[i16]) {
+        self.materialize(ply, pos, 0, Color::Red);
+        self.materialize(ply, pos, 1, Color::Black);
         let h = self.hidden;
         let at = &self.data[ply * 2 * h..(ply + 1) * 2 * h];
         at.split_at(h)
@@ -143,10 +236,10 @@ impl AccumulatorStack {
     /// to move's view.
     #[inline]
     pub fn evaluate(&mut self, ply: usize, pos: &Position) -> i32 {
-        self.materialize(ply);
+        self.materialize(ply, pos, 0, Color::Red);
+        self.materialize(ply, pos, 1, Color::Black);
         let h = self.hidden;
-        let at = &self.data[ply * 2 * h..(ply + 1) * 2 * h];
-        let (red, black) = at.split_at(h);
+        let (red, black) = self.data[ply * 2 * h..(ply + 1) * 2 * h].split_at(h);
         let (us, them) = match pos.side_to_move() {
             Color::Red => (red, black),
             Color::Black => (black, red),

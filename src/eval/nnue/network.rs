@@ -3,12 +3,13 @@
 //! ```text
 //! offset size  field (little-endian)
 //!  0      8    magic "CHRTNNUE"
-//!  8      4    format version (1)
-//! 12      4    inputs per perspective (1260)
+//!  8      4    format version (2; version 1 files, which are all plain, are read too)
+//! 12      4    inputs per perspective (1260 plain, 7560 king buckets)
 //! 16      4    hidden neurons per perspective H (a multiple of 16, at most 4096)
 //! 20      4    output buckets B (1 to 16), chosen by the number of pieces on the board
 //! 24      2    QA (feature transformer scale)   26  2  QB (output scale)
-//! 28      2    evaluation scale (centipawns per unit of network output)   30  2  zero
+//! 28      2    evaluation scale (centipawns per unit of network output)
+//! 30      2    feature set (0 plain, 1 king buckets; zero in version 1)
 //! 32      8    body length in bytes
 //! 40      8    FNV-1a 64 checksum of the body
 //! 48      ...  body: feature weights i16[inputs][H], feature biases i16[H],
@@ -19,13 +20,15 @@
 //! (in units of QA); `c = clamp(a, 0, QA)`; the output is
 //! `(Σ c² · w / QA + b) · scale / (QA · QB)` centipawns, the side to move's half first.
 
-use super::features::INPUTS;
+use super::features::Features;
 use super::simd::{self, LANES};
 
 /// File magic.
 pub const MAGIC: [u8; 8] = *b"CHRTNNUE";
-/// Format version this program reads and writes.
-pub const VERSION: u32 = 1;
+/// Format version this program writes (and the newest it reads).
+pub const VERSION: u32 = 2;
+/// The oldest format version this program reads.
+pub const OLDEST_VERSION: u32 = 1;
 /// Bytes before the body.
 pub const HEADER_BYTES: usize = 48;
 /// Largest hidden layer accepted.
@@ -51,13 +54,13 @@ pub enum NetworkError {
     #[error("not a Chariot network file (bad magic)")]
     Magic,
     /// A format version this program does not read.
-    #[error("network format version {0}; this program reads {VERSION}")]
+    #[error("network format version {0}; this program reads {OLDEST_VERSION} to {VERSION}")]
     Version(u32),
     /// A shape this program does not run.
     #[error(
-        "network architecture {inputs}x{hidden}x{buckets} not supported (needs {INPUTS} inputs, \
-         a hidden layer that is a multiple of {LANES} up to {MAX_HIDDEN}, 1 to {MAX_BUCKETS} \
-         buckets)"
+        "network architecture {inputs}x{hidden}x{buckets} not supported (needs the inputs of a \
+         known feature set, 1260 or 7560, a hidden layer that is a multiple of {LANES} up to \
+         {MAX_HIDDEN}, 1 to {MAX_BUCKETS} buckets)"
     )]
     Architecture {
         /// Inputs per perspective.
@@ -85,12 +88,13 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 /// A quantized network, ready to evaluate.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
+    features: Features,
     hidden: usize,
     buckets: usize,
     qa: i16,
     qb: i16,
     scale: i16,
-    /// `[INPUTS][hidden]`.
+    /// `[inputs][hidden]`.
     ft_weights: Box<[i16]>,
     ft_bias: Box<[i16]>,
     /// `[buckets][2 * hidden]`.
@@ -109,6 +113,7 @@ impl Network {
     /// refuse or on parts of the wrong length.
     #[allow(clippy::too_many_arguments)]
     pub fn from_parts(
+        features: Features,
         hidden: usize,
         buckets: usize,
         (qa, qb, scale): (i16, i16, i16),
@@ -118,7 +123,7 @@ impl Network {
         out_bias: Vec<i32>,
     ) -> Result<Network, NetworkError> {
         let arch = NetworkError::Architecture {
-            inputs: INPUTS as u32,
+            inputs: features.inputs() as u32,
             hidden: hidden as u32,
             buckets: buckets as u32,
         };
@@ -130,7 +135,7 @@ impl Network {
         {
             return Err(arch);
         }
-        if ft_weights.len() != INPUTS * hidden
+        if ft_weights.len() != features.inputs() * hidden
             || ft_bias.len() != hidden
             || out_weights.len() != buckets * 2 * hidden
             || out_bias.len() != buckets
@@ -138,6 +143,7 @@ impl Network {
             return Err(arch);
         }
         Ok(Network {
+            features,
             hidden,
             buckets,
             qa,
@@ -148,6 +154,12 @@ impl Network {
             out_weights: out_weights.into(),
             out_bias: out_bias.into(),
         })
+    }
+
+    /// The input features.
+    #[inline(always)]
+    pub fn features(&self) -> Features {
+        self.features
     }
 
     /// Hidden neurons per perspective.
@@ -165,7 +177,7 @@ impl Network {
         (self.qa, self.qb, self.scale)
     }
 
-    /// All feature weights, `[INPUTS][hidden]`.
+    /// All feature weights, `[inputs][hidden]`.
     pub fn ft_weights(&self) -> &[i16] {
         &self.ft_weights
     }
@@ -219,10 +231,10 @@ impl Network {
         let mut out = Vec::with_capacity(HEADER_BYTES + body.len());
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        for v in [INPUTS, self.hidden, self.buckets] {
+        for v in [self.features.inputs(), self.hidden, self.buckets] {
             out.extend_from_slice(&(v as u32).to_le_bytes());
         }
-        for v in [self.qa, self.qb, self.scale, 0] {
+        for v in [self.qa, self.qb, self.scale, self.features.id() as i16] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&(body.len() as u64).to_le_bytes());
@@ -253,7 +265,7 @@ impl Network {
             });
         }
         let version = u32_at(8);
-        if version != VERSION {
+        if !(OLDEST_VERSION..=VERSION).contains(&version) {
             return Err(NetworkError::Version(version));
         }
         let (inputs, hidden, buckets) = (u32_at(12), u32_at(16), u32_at(20));
@@ -263,8 +275,12 @@ impl Network {
             buckets,
         };
         let (h, nb) = (hidden as usize, buckets as usize);
-        if inputs as usize != INPUTS
-            || !(LANES..=MAX_HIDDEN).contains(&h)
+        let id = if version == 1 { 0 } else { i16_at(30) as u16 };
+        let features = Features::from_id(id)
+            .filter(|f| f.inputs() == inputs as usize)
+            .ok_or(arch.clone())?;
+        let n = features.inputs();
+        if !(LANES..=MAX_HIDDEN).contains(&h)
             || !h.is_multiple_of(LANES)
             || !(1..=MAX_BUCKETS).contains(&nb)
         {
@@ -274,7 +290,7 @@ impl Network {
         if qa <= 0 || qb <= 0 {
             return Err(arch);
         }
-        let body_len = 2 * (INPUTS * h + h + nb * 2 * h) + 4 * nb;
+        let body_len = 2 * (n * h + h + nb * 2 * h) + 4 * nb;
         let mut announced = [0u8; 8];
         announced.copy_from_slice(&bytes[32..40]);
         let mut sum = [0u8; 8];
@@ -293,10 +309,10 @@ impl Network {
         {
             return Err(NetworkError::Checksum);
         }
-        let mut i16s = body[..2 * (INPUTS * h + h + nb * 2 * h)]
+        let mut i16s = body[..2 * (n * h + h + nb * 2 * h)]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let ft_weights: Vec<i16> = i16s.by_ref().take(INPUTS * h).collect();
+        let ft_weights: Vec<i16> = i16s.by_ref().take(n * h).collect();
         let ft_bias: Vec<i16> = i16s.by_ref().take(h).collect();
         let out_weights: Vec<i16> = i16s.collect();
         let out_bias: Vec<i32> = body[body_len - 4 * nb..]
@@ -304,6 +320,7 @@ impl Network {
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         Network::from_parts(
+            features,
             h,
             nb,
             (qa, qb, scale),
@@ -345,7 +362,7 @@ mod tests {
             ),
             (
                 NetworkError::Version(9),
-                "network format version 9; this program reads 1",
+                "network format version 9; this program reads 1 to 2",
             ),
             (
                 NetworkError::Architecture {
@@ -353,8 +370,9 @@ mod tests {
                     hidden: 8,
                     buckets: 1,
                 },
-                "network architecture 768x8x1 not supported (needs 1260 inputs, a hidden layer \
-                 that is a multiple of 16 up to 4096, 1 to 16 buckets)",
+                "network architecture 768x8x1 not supported (needs the inputs of a known feature \
+                 set, 1260 or 7560, a hidden layer that is a multiple of 16 up to 4096, 1 to 16 \
+                 buckets)",
             ),
             (
                 NetworkError::Checksum,

@@ -3,8 +3,8 @@
 //! validation shares.
 
 use super::TrainError;
-use crate::board::Square;
-use crate::eval::nnue::features::index;
+use crate::board::{PieceKind, Square};
+use crate::eval::nnue::features::Features;
 use crate::tools::nnue::record::{decode_all, Sample};
 use crate::tools::FileError;
 use std::path::Path;
@@ -25,18 +25,18 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// The entry of a decoded record.
-    pub fn from_sample(s: &Sample) -> Entry {
-        Entry::build(s, false)
+    /// The entry of a decoded record with the inputs of `features`.
+    pub fn from_sample(features: Features, s: &Sample) -> Entry {
+        Entry::build(features, s, false)
     }
 
     /// The entry of a decoded record with its files mirrored (a ↔ i): the rules are symmetric
     /// left to right, so the mirrored position has the same score and result.
-    pub fn mirrored(s: &Sample) -> Entry {
-        Entry::build(s, true)
+    pub fn mirrored(features: Features, s: &Sample) -> Entry {
+        Entry::build(features, s, true)
     }
 
-    fn build(s: &Sample, mirror: bool) -> Entry {
+    fn build(features: Features, s: &Sample, mirror: bool) -> Entry {
         let mut e = Entry {
             us: [0; 32],
             them: [0; 32],
@@ -44,15 +44,28 @@ impl Entry {
             score: s.score,
             result: s.result as u8,
         };
-        for (piece, sq) in s.iter() {
-            let sq = if mirror {
+        let place = |sq: Square| {
+            if mirror {
                 Square::new(8 - sq.file(), sq.rank()).unwrap_or(sq)
             } else {
                 sq
-            };
+            }
+        };
+        // A record always has one general a side.
+        let king = |c| {
+            s.iter()
+                .find(|(p, _)| p.kind() == PieceKind::King && p.color() == c)
+                .map_or(Square::from_index_unchecked(4), |(_, sq)| place(sq))
+        };
+        let (us, them) = (
+            features.view(s.side, king(s.side)),
+            features.view(!s.side, king(!s.side)),
+        );
+        for (piece, sq) in s.iter() {
+            let sq = place(sq);
             let i = e.len as usize;
-            e.us[i] = index(s.side, piece, sq) as u16;
-            e.them[i] = index(!s.side, piece, sq) as u16;
+            e.us[i] = us.index(piece, sq) as u16;
+            e.them[i] = them.index(piece, sq) as u16;
             e.len += 1;
         }
         e
@@ -86,9 +99,15 @@ pub struct Split {
     pub classical: Vec<i32>,
 }
 
-/// Reads data files; the last `share` (0..1) of each goes to validation. With `mirror`, each
-/// training position is also added with its files mirrored (validation stays as played).
-pub fn load(paths: &[impl AsRef<Path>], share: f64, mirror: bool) -> Result<Split, TrainError> {
+/// Reads data files into entries of `features`; the last `share` (0..1) of each goes to
+/// validation. With `mirror`, each training position is also added with its files mirrored
+/// (validation stays as played).
+pub fn load(
+    paths: &[impl AsRef<Path>],
+    features: Features,
+    share: f64,
+    mirror: bool,
+) -> Result<Split, TrainError> {
     let mut split = Split::default();
     for p in paths {
         let p = p.as_ref();
@@ -100,17 +119,21 @@ pub fn load(paths: &[impl AsRef<Path>], share: f64, mirror: bool) -> Result<Spli
         })?;
         let held = ((samples.len() as f64) * share.clamp(0.0, 1.0)).round() as usize;
         let cut = samples.len() - held;
-        split
-            .train
-            .extend(samples[..cut].iter().map(Entry::from_sample));
+        split.train.extend(
+            samples[..cut]
+                .iter()
+                .map(|s| Entry::from_sample(features, s)),
+        );
         if mirror {
             split
                 .train
-                .extend(samples[..cut].iter().map(Entry::mirrored));
+                .extend(samples[..cut].iter().map(|s| Entry::mirrored(features, s)));
         }
-        split
-            .validation
-            .extend(samples[cut..].iter().map(Entry::from_sample));
+        split.validation.extend(
+            samples[cut..]
+                .iter()
+                .map(|s| Entry::from_sample(features, s)),
+        );
         split.classical.extend(samples[cut..].iter().map(|s| {
             s.position()
                 .map_or(0, |p| crate::eval::classical::evaluate(&p).get())
@@ -123,13 +146,14 @@ pub fn load(paths: &[impl AsRef<Path>], share: f64, mirror: bool) -> Result<Spli
 mod tests {
     use super::*;
     use crate::board::{Color, Position};
+    use crate::eval::nnue::features::index;
     use crate::tools::nnue::record::Wdl;
 
     #[test]
     fn entries_list_both_views_and_mirror() {
         let pos: Position = "4k4/9/4b4/9/2p6/9/9/4B4/4A4/3K5 b".parse().unwrap();
         let s = Sample::from_position(&pos, 120, Wdl::Win);
-        let e = Entry::from_sample(&s);
+        let e = Entry::from_sample(Features::Plain, &s);
         assert_eq!(e.len, 6);
         assert_eq!(e.result, 2);
         assert!((e.target(400.0, 0.0) - 1.0 / (1.0 + (-0.3f32).exp())).abs() < 1e-6);
@@ -141,7 +165,7 @@ mod tests {
             "e9".parse().unwrap(),
         );
         assert!(e.us().contains(&(king as u16)));
-        let m = Entry::mirrored(&s);
+        let m = Entry::mirrored(Features::Plain, &s);
         let pawn = crate::board::Piece::new(Color::Black, crate::board::PieceKind::Pawn);
         assert!(e
             .us()

@@ -10,13 +10,16 @@
 //! (the rules are symmetric), which doubles the data for nothing. The quantized network of the epoch with the lowest
 //! validation loss is written to `--output`.
 
+pub mod checkpoint;
 pub mod data;
 pub mod model;
 pub mod optimiser;
 
+use crate::eval::nnue::features::Features;
 use crate::eval::nnue::{Network, NetworkError};
 use crate::tools::nnue::record::RecordError;
 use crate::tools::FileError;
+use checkpoint::Checkpoint;
 use data::Entry;
 use model::{Model, Scratch, CLIP};
 use optimiser::{cosine, Adam};
@@ -33,6 +36,9 @@ pub struct Config {
     pub data: Vec<PathBuf>,
     /// The network file to write (the best epoch's).
     pub output: PathBuf,
+    /// The input features (default: plain, or with `init` the file's; a plain file grows into
+    /// king buckets when they are asked for).
+    pub features: Option<Features>,
     /// Hidden neurons per perspective (a multiple of 16).
     pub hidden: usize,
     /// Output buckets by piece count.
@@ -54,8 +60,15 @@ pub struct Config {
     /// Seed of the initial weights and of the shuffles.
     pub seed: u64,
     /// Start from this network file's weights instead of random ones (training goes on from
-    /// it; `--hidden` and `--buckets` are then the file's).
+    /// it; `--features`, `--hidden` and `--buckets` are then the file's).
     pub init: Option<PathBuf>,
+    /// Write the training state here after every epoch.
+    pub checkpoint: Option<PathBuf>,
+    /// Go on from this checkpoint (its model, optimiser and epoch; `init` is then ignored).
+    pub resume: Option<PathBuf>,
+    /// Stop after this many epochs of this run (the schedule stays that of `epochs`; go on
+    /// later with `resume`).
+    pub stop_after: Option<usize>,
     /// Worker threads (default: all cores).
     pub threads: Option<usize>,
     /// Do not add the left-right mirror image of each training position.
@@ -145,6 +158,24 @@ pub enum TrainError {
         /// The file.
         path: PathBuf,
     },
+    /// An `--init` network whose inputs cannot become the ones asked for.
+    #[error("{}: {found} features cannot become {wanted}", path.display())]
+    Features {
+        /// The file.
+        path: PathBuf,
+        /// Its feature set.
+        found: &'static str,
+        /// The one asked for.
+        wanted: &'static str,
+    },
+    /// A checkpoint that could not be read.
+    #[error("{}: {source}", path.display())]
+    Checkpoint {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: checkpoint::CheckpointError,
+    },
     /// A trained model that does not quantize into a network.
     #[error("quantizing: {0}")]
     Quantize(NetworkError),
@@ -159,7 +190,49 @@ pub enum TrainError {
     Threads(String),
 }
 
-/// Trains on already loaded data; `save` receives the model of every new best epoch.
+/// Where a run starts: a checkpoint's state, or a fresh optimiser over `initial_model`.
+fn start(args: &Config) -> Result<Checkpoint, TrainError> {
+    let Some(p) = &args.resume else {
+        let model = initial_model(args)?;
+        let adam = Adam::new(model.params.len());
+        return Ok(Checkpoint {
+            model,
+            adam,
+            epochs_done: 0,
+            best: f64::INFINITY,
+            best_epoch: 0,
+        });
+    };
+    let bytes = std::fs::read(p).map_err(|e| FileError::new(p, e))?;
+    Checkpoint::from_bytes(&bytes).map_err(|source| TrainError::Checkpoint {
+        path: p.clone(),
+        source,
+    })
+}
+
+/// The model training starts from: `--init`'s network (grown into the features asked for) or
+/// random weights.
+fn initial_model(args: &Config) -> Result<Model, TrainError> {
+    let Some(p) = &args.init else {
+        let features = args.features.unwrap_or(Features::Plain);
+        return Ok(Model::new(features, args.hidden, args.buckets, args.seed));
+    };
+    let net = Network::load(p).map_err(|source| TrainError::Network {
+        path: p.clone(),
+        source,
+    })?;
+    let model = Model::from_network(&net).ok_or_else(|| TrainError::Scale { path: p.clone() })?;
+    let wanted = args.features.unwrap_or(net.features());
+    model
+        .with_features(wanted)
+        .ok_or_else(|| TrainError::Features {
+            path: p.clone(),
+            found: net.features().name(),
+            wanted: wanted.name(),
+        })
+}
+
+/// Trains on already loaded data (entries of the initial model's features); `save` receives the model of every new best epoch.
 pub fn train(
     args: &Config,
     mut split: data::Split,
@@ -173,19 +246,14 @@ pub fn train(
         return Err(TrainError::Shape);
     }
     let validation = std::mem::take(&mut split.validation);
-    let mut entries = std::mem::take(&mut split.train);
-    let mut model = match &args.init {
-        Some(p) => {
-            let net = Network::load(p).map_err(|source| TrainError::Network {
-                path: p.clone(),
-                source,
-            })?;
-            Model::from_network(&net).ok_or_else(|| TrainError::Scale { path: p.clone() })?
-        }
-        None => Model::new(args.hidden, args.buckets, args.seed),
-    };
-    let mut adam = Adam::new(model.params.len());
-    let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed ^ 0x5EED);
+    let entries = std::mem::take(&mut split.train);
+    let Checkpoint {
+        mut model,
+        mut adam,
+        epochs_done,
+        best: resumed_best,
+        best_epoch,
+    } = start(args)?;
     let batch = args.batch.max(1);
     let batches = entries.len().div_ceil(batch);
     let (k, wdl) = (args.k, args.wdl);
@@ -206,39 +274,52 @@ pub fn train(
         classical_validation: classical,
         ..Default::default()
     };
-    save(&model)?;
-    let mut best = if validation.is_empty() {
+    // A resumed run's best so far is already in the output.
+    let mut best = if epochs_done > 0 {
+        report.best = best_epoch;
+        resumed_best
+    } else if validation.is_empty() {
+        save(&model)?;
         f64::INFINITY
     } else {
+        save(&model)?;
         initial
     };
     let threads = rayon::current_num_threads().max(1);
     if !args.quiet {
         eprintln!(
-            "train: {} positions, {} held out, H = {}, {} bucket(s), {} epochs of {batches} batches; validation loss: initial {initial:.6}, classical evaluation {classical:.6}",
+            "train: {} positions, {} held out, {} features, H = {}, {} bucket(s), {} epochs of {batches} batches; validation loss: initial {initial:.6}, classical evaluation {classical:.6}",
             entries.len(),
             validation.len(),
+            model.features.name(),
             model.hidden,
             model.buckets,
             args.epochs
         );
     }
-    for epoch in 0..args.epochs {
+    let last = args
+        .stop_after
+        .map_or(args.epochs, |n| (epochs_done + n).min(args.epochs));
+    for epoch in epochs_done..last {
         let started = Instant::now();
-        entries.shuffle(&mut rng);
+        // Each epoch's order depends on the seed and the epoch alone, so a resumed run sees
+        // what an uninterrupted one would.
+        let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed ^ 0x5EED ^ (epoch as u64) << 32);
+        let mut order: Vec<u32> = (0..entries.len() as u32).collect();
+        order.shuffle(&mut rng);
         let bar = if args.quiet {
             indicatif::ProgressBar::hidden()
         } else {
-            indicatif::ProgressBar::new(batches as u64)
+            indicatif::ProgressBar::new(entries.len() as u64)
         };
         if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "epoch {msg} [{bar:30}] {pos}/{len} batches, ETA {eta}",
+            "epoch {prefix} [{bar:30}] {human_pos}/{human_len} positions, {per_sec}, ETA {eta}, {msg}",
         ) {
             bar.set_style(style.progress_chars("=> "));
         }
-        bar.set_message(format!("{}/{}", epoch + 1, args.epochs));
+        bar.set_prefix(format!("{}/{}", epoch + 1, args.epochs));
         let mut total = 0.0f64;
-        for (b, chunk) in entries.chunks(batch).enumerate() {
+        for (b, chunk) in order.chunks(batch).enumerate() {
             let progress = (epoch * batches + b) as f32 / (args.epochs * batches) as f32;
             let lr = cosine(args.lr, args.lr_floor, progress);
             let per = chunk.len().div_ceil(threads);
@@ -249,7 +330,10 @@ pub fn train(
                     let mut s = Scratch::new(model.hidden);
                     let l: f64 = part
                         .iter()
-                        .map(|e| model.backward(e, k, wdl, &mut s, &mut grad) as f64)
+                        .map(|&i| {
+                            let e = &entries[i as usize];
+                            model.backward(e, k, wdl, &mut s, &mut grad) as f64
+                        })
                         .sum();
                     (grad, l)
                 })
@@ -265,7 +349,8 @@ pub fn train(
             let grad: Vec<f32> = grad.into_iter().map(|g| g / n).collect();
             let clipped = model.clipped();
             adam.step(&mut model.params, &grad, lr, clipped, CLIP);
-            bar.inc(1);
+            bar.inc(chunk.len() as u64);
+            bar.set_message(format!("loss {:.6}", sum / n as f64));
         }
         bar.finish_and_clear();
         let v = loss(&model, &validation, k, wdl);
@@ -292,6 +377,17 @@ pub fn train(
             save(&model)?;
         }
         report.epochs.push(e);
+        if let Some(p) = &args.checkpoint {
+            let state = Checkpoint {
+                model,
+                adam,
+                epochs_done: epoch + 1,
+                best,
+                best_epoch: report.best,
+            };
+            state.save(p).map_err(|e| FileError::new(p, e))?;
+            (model, adam) = (state.model, state.adam);
+        }
     }
     Ok(report)
 }
@@ -307,7 +403,8 @@ pub fn run(args: &Config) -> Result<Report, TrainError> {
         .build()
         .map_err(|e| TrainError::Threads(e.to_string()))?;
     pool.install(|| {
-        let split = data::load(&args.data, args.validation, !args.no_mirror)?;
+        let features = start(args)?.model.features;
+        let split = data::load(&args.data, features, args.validation, !args.no_mirror)?;
         let output = args.output.clone();
         train(args, split, |m| {
             let net = m.quantize().map_err(TrainError::Quantize)?;

@@ -1,14 +1,20 @@
 //! The network in floating point, as the trainer sees it: the same architecture as
-//! `eval::nnue::network` (1260 → H per perspective, SCReLU, side to move first, output buckets
-//! by piece count), one flat parameter vector, forward and backward passes for one entry, and
+//! `eval::nnue::network` (the inputs of a feature set → H per perspective, SCReLU, side to move
+//! first, output buckets by piece count), one flat parameter vector, forward and backward passes for one entry, and
 //! quantization into the engine's format.
 //!
 //! Output unit: one unit is `SCALE` centipawns, so with `K = SCALE` the predicted win
 //! probability is `sigmoid(y)`.
+//!
+//! King-bucket models train with a factoriser: beside the rows of every bucket, one shared row
+//! per plain input, added to each bucket's row of that input. What all buckets have in common
+//! is then learnt from every position, and only the differences per bucket from that bucket's
+//! positions; the quantized network holds the sums. A plain network to start from becomes the
+//! shared rows, with every bucket's own rows zero.
 
 use super::data::Entry;
 use crate::board::{Color, Position};
-use crate::eval::nnue::features::{active, INPUTS};
+use crate::eval::nnue::features::{Features, INPUTS};
 use crate::eval::nnue::network::{bucket, Network, NetworkError};
 use rand::{Rng, SeedableRng};
 
@@ -25,12 +31,14 @@ pub const CLIP: f32 = 1.98;
 /// A floating-point network.
 #[derive(Clone, Debug)]
 pub struct Model {
+    /// The input features.
+    pub features: Features,
     /// Hidden neurons per perspective.
     pub hidden: usize,
     /// Output buckets.
     pub buckets: usize,
-    /// All parameters: feature weights `[INPUTS][H]`, feature biases `[H]`, output weights
-    /// `[B][2H]`, output biases `[B]`.
+    /// All parameters: feature weights `[inputs][H]`, the factoriser's shared rows
+    /// `[factor_rows][H]`, feature biases `[H]`, output weights `[B][2H]`, output biases `[B]`.
     pub params: Vec<f32>,
 }
 
@@ -60,17 +68,21 @@ fn screlu(x: f32) -> f32 {
 
 impl Model {
     /// A model with seeded random initial weights.
-    pub fn new(hidden: usize, buckets: usize, seed: u64) -> Model {
+    pub fn new(features: Features, hidden: usize, buckets: usize, seed: u64) -> Model {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let mut m = Model {
-            hidden,
-            buckets,
-            params: vec![0.0; INPUTS * hidden + hidden + buckets * 2 * hidden + buckets],
+        let mut m = Model::zeros(features, hidden, buckets);
+        // With a factoriser the shared rows start random and the buckets' own rows at zero:
+        // the model starts as a plain one.
+        let random = m.features.inputs() * hidden..m.bias_offset();
+        let random = if random.is_empty() {
+            0..m.bias_offset()
+        } else {
+            random
         };
-        let ft = INPUTS * hidden;
-        for w in &mut m.params[..ft] {
+        for w in &mut m.params[random] {
             *w = rng.random_range(-0.1..0.1);
         }
+        let ft = m.bias_offset();
         for b in &mut m.params[ft..ft + hidden] {
             *b = rng.random_range(0.0..0.2);
         }
@@ -82,12 +94,41 @@ impl Model {
         m
     }
 
+    /// A model with every parameter zero.
+    pub fn zeros(features: Features, hidden: usize, buckets: usize) -> Model {
+        let mut m = Model {
+            features,
+            hidden,
+            buckets,
+            params: Vec::new(),
+        };
+        m.params = vec![0.0; m.out_bias_offset() + buckets];
+        m
+    }
+
+    /// Shared rows of the factoriser: one per plain input for king buckets, none otherwise.
+    fn factor_rows(&self) -> usize {
+        if self.features.king_relative() {
+            INPUTS
+        } else {
+            0
+        }
+    }
+
+    /// The shared row of input `f`, if the model has a factoriser.
+    #[inline(always)]
+    fn factor_of(&self, f: usize) -> Option<usize> {
+        self.features
+            .king_relative()
+            .then(|| self.features.inputs() + f % INPUTS)
+    }
+
     fn bias_offset(&self) -> usize {
-        INPUTS * self.hidden
+        (self.features.inputs() + self.factor_rows()) * self.hidden
     }
 
     fn out_offset(&self) -> usize {
-        INPUTS * self.hidden + self.hidden
+        self.bias_offset() + self.hidden
     }
 
     fn out_bias_offset(&self) -> usize {
@@ -107,9 +148,12 @@ impl Model {
         for (acc, feats) in [(&mut s.us, us), (&mut s.them, them)] {
             acc.copy_from_slice(bias);
             for &f in feats {
-                let row = &self.params[f as usize * h..(f as usize + 1) * h];
-                for (a, &w) in acc.iter_mut().zip(row) {
-                    *a += w;
+                let f = f as usize;
+                for r in std::iter::once(f).chain(self.factor_of(f)) {
+                    let row = &self.params[r * h..(r + 1) * h];
+                    for (a, &w) in acc.iter_mut().zip(row) {
+                        *a += w;
+                    }
                 }
             }
         }
@@ -155,9 +199,12 @@ impl Model {
                 *gb += d;
             }
             for &f in feats {
-                let row = &mut grad[f as usize * h..(f as usize + 1) * h];
-                for (gr, &d) in row.iter_mut().zip(delta.iter()) {
-                    *gr += d;
+                let f = f as usize;
+                for r in std::iter::once(f).chain(self.factor_of(f)) {
+                    let row = &mut grad[r * h..(r + 1) * h];
+                    for (gr, &d) in row.iter_mut().zip(delta.iter()) {
+                        *gr += d;
+                    }
                 }
             }
         }
@@ -168,8 +215,18 @@ impl Model {
     pub fn evaluate(&self, pos: &Position) -> f32 {
         let us_side = pos.side_to_move();
         let them_side: Color = !us_side;
-        let us: Vec<u16> = active(pos, us_side).map(|i| i as u16).collect();
-        let them: Vec<u16> = active(pos, them_side).map(|i| i as u16).collect();
+        let us: Vec<u16> = self
+            .features
+            .view_of(pos, us_side)
+            .active(pos)
+            .map(|i| i as u16)
+            .collect();
+        let them: Vec<u16> = self
+            .features
+            .view_of(pos, them_side)
+            .active(pos)
+            .map(|i| i as u16)
+            .collect();
         let mut s = Scratch::new(self.hidden);
         self.forward(&us, &them, us.len(), &mut s) * SCALE as f32
     }
@@ -183,35 +240,65 @@ impl Model {
             return None;
         }
         let (qa, qb) = (qa as f32, qb as f32);
+        let mut m = Model::zeros(net.features(), net.hidden(), net.buckets());
+        let rows = net.ft_weights().len();
+        for (p, &x) in m.params[..rows].iter_mut().zip(net.ft_weights()) {
+            *p = x as f32 / qa;
+        }
+        let (bias, out) = (m.bias_offset(), m.out_offset());
+        for (p, &x) in m.params[bias..out].iter_mut().zip(net.ft_bias()) {
+            *p = x as f32 / qa;
+        }
         let (out_w, out_b) = net.output_layer();
-        let params = net
-            .ft_weights()
-            .iter()
-            .chain(net.ft_bias())
-            .map(|&x| x as f32 / qa)
-            .chain(out_w.iter().map(|&x| x as f32 / qb))
-            .chain(out_b.iter().map(|&x| x as f32 / (qa * qb)))
-            .collect();
-        Some(Model {
-            hidden: net.hidden(),
-            buckets: net.buckets(),
-            params,
-        })
+        let out_bias = m.out_bias_offset();
+        for (p, &x) in m.params[out..out_bias].iter_mut().zip(out_w) {
+            *p = x as f32 / qb;
+        }
+        for (p, &x) in m.params[out_bias..].iter_mut().zip(out_b) {
+            *p = x as f32 / (qa * qb);
+        }
+        Some(m)
     }
 
-    /// The quantized network (weights rounded to QA and QB units).
+    /// This model with the inputs of `features`: the same, or a plain model grown into king
+    /// buckets (its rows become the factoriser's shared rows, every bucket's own rows zero, so
+    /// it evaluates as before, except that the perspective of a general on file f sees its
+    /// board mirrored: nearly the same for a network trained on mirrored data). `None` for any other change.
+    pub fn with_features(self, features: Features) -> Option<Model> {
+        if features == self.features {
+            return Some(self);
+        }
+        if self.features != Features::Plain || !features.king_relative() {
+            return None;
+        }
+        let mut m = Model::zeros(features, self.hidden, self.buckets);
+        let shared = m.features.inputs() * m.hidden;
+        let rows = self.bias_offset();
+        m.params[shared..shared + rows].copy_from_slice(&self.params[..rows]);
+        let rest = m.bias_offset();
+        m.params[rest..].copy_from_slice(&self.params[rows..]);
+        Some(m)
+    }
+
+    /// The quantized network (weights rounded to QA and QB units; with a factoriser, each
+    /// bucket's rows plus the shared rows).
     pub fn quantize(&self) -> Result<Network, NetworkError> {
         let q16 = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
         let (qa, qb) = (QA as f32, QB as f32);
         let p = &self.params;
+        let h = self.hidden;
+        let ft: Vec<i16> = (0..self.features.inputs() * h)
+            .map(|i| {
+                let shared = self.factor_of(i / h).map_or(0.0, |r| p[r * h + i % h]);
+                q16(p[i] + shared, qa)
+            })
+            .collect();
         Network::from_parts(
+            self.features,
             self.hidden,
             self.buckets,
             (QA, QB, SCALE),
-            p[..self.bias_offset()]
-                .iter()
-                .map(|&x| q16(x, qa))
-                .collect(),
+            ft,
             p[self.bias_offset()..self.out_offset()]
                 .iter()
                 .map(|&x| q16(x, qa))
@@ -225,5 +312,36 @@ impl Model {
                 .map(|&x| (x * qa * qb).round() as i32)
                 .collect(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plain_model_grown_into_king_buckets_evaluates_the_same() {
+        let plain = Model::new(Features::Plain, 32, 2, 5);
+        let king = plain.clone().with_features(Features::KingBuckets).unwrap();
+        assert_eq!(king.features, Features::KingBuckets);
+        assert!(king.clone().with_features(Features::Plain).is_none());
+        let positions = [
+            Position::startpos(),
+            "3k5/4a4/4b4/p8/9/6R2/P8/4B4/4K4/9 w".parse().unwrap(),
+            "4ka3/9/4b4/9/2p6/9/9/4B4/3cA4/4K4 b".parse().unwrap(),
+        ];
+        let (pn, kn) = (plain.quantize().unwrap(), king.quantize().unwrap());
+        for pos in &positions {
+            assert!((plain.evaluate(pos) - king.evaluate(pos)).abs() < 1e-3);
+            let pn =
+                crate::eval::nnue::accumulator::evaluate(&std::sync::Arc::new(pn.clone()), pos);
+            let kn =
+                crate::eval::nnue::accumulator::evaluate(&std::sync::Arc::new(kn.clone()), pos);
+            assert_eq!(pn, kn);
+        }
+        // Back from the file: the sums, with the shared rows zero.
+        let back = Model::from_network(&kn).unwrap();
+        assert_eq!(back.features, Features::KingBuckets);
+        assert!((back.evaluate(&positions[1]) - king.evaluate(&positions[1])).abs() < 5.0);
     }
 }

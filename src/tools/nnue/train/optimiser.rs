@@ -24,6 +24,21 @@ impl Adam {
         }
     }
 
+    /// The state: first and second moments and the step count.
+    pub fn state(&self) -> (&[f32], &[f32], i32) {
+        (&self.m, &self.v, self.t)
+    }
+
+    /// Adam from a saved state (moments of equal length).
+    pub fn from_state(m: Vec<f32>, v: Vec<f32>, t: i32) -> Adam {
+        Adam {
+            m,
+            v,
+            t,
+            ..Adam::new(0)
+        }
+    }
+
     /// One step of size `lr` along `grad`; the first `clipped` parameters are then kept within
     /// ±`clip`.
     pub fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32, clipped: usize, clip: f32) {
