@@ -131,7 +131,9 @@ impl RadixHeap {
         if self.buckets.is_empty() {
             self.buckets = vec![Vec::new(); 65];
         }
-        self.buckets.iter_mut().for_each(Vec::clear);
+        if self.len > 0 {
+            self.buckets.iter_mut().for_each(Vec::clear);
+        }
         self.last = 0;
         self.len = 0;
     }
