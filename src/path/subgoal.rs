@@ -42,15 +42,13 @@ pub struct SubgoalGraph {
     lm_eps: f32,
 }
 
-/// What the search reads of a subgoal it reaches.
+/// What the search reads of a subgoal it reaches: its distances to the `LANDMARKS`
+/// landmarks for the straight cost 1 and diagonal cost √2 (-1 for a subgoal outside the
+/// landmarks' component, which all landmarks share), one aligned 32-byte read.
 #[derive(Clone, Copy)]
+#[repr(align(32))]
 struct Info {
-    /// Distances to the `LANDMARKS` landmarks for the straight cost 1 and diagonal cost √2;
-    /// -1 for a subgoal outside the landmarks' component (all landmarks share one).
     lm: [f32; LANDMARKS],
-    /// (x, y) in the bordered layout.
-    x: i32,
-    y: i32,
 }
 
 /// Landmarks of the differential heuristic.
@@ -167,16 +165,13 @@ impl SubgoalGraph {
         let mut lm_max = 0f32;
         graph.info = landmarks
             .iter()
-            .zip(&graph.xy)
-            .map(|(lm, &(x, y))| {
+            .map(|lm| {
                 let reached = lm[0].is_finite();
                 if reached {
                     lm_max = lm.iter().fold(lm_max, |a, &b| a.max(b));
                 }
                 Info {
                     lm: if reached { *lm } else { [-1.0; LANDMARKS] },
-                    x,
-                    y,
                 }
             })
             .collect();
@@ -417,8 +412,8 @@ impl SubgoalSearch {
         }
         let node_xy = |v: u32| -> (i64, i64) {
             if (v as usize) < m {
-                let i = &sg.info[v as usize];
-                (i.x as i64, i.y as i64)
+                let (x, y) = sg.xy[v as usize];
+                (x as i64, y as i64)
             } else if v as usize == m {
                 sxy
             } else {
