@@ -122,6 +122,8 @@ pub struct Outcome {
 #[derive(Default)]
 pub(crate) struct RadixHeap {
     buckets: Vec<Vec<(u64, u32)>>,
+    /// Bit b set when bucket b may hold entries.
+    used: u128,
     last: u64,
     len: usize,
 }
@@ -131,7 +133,11 @@ impl RadixHeap {
         if self.buckets.is_empty() {
             self.buckets = vec![Vec::new(); 65];
         }
-        self.buckets.iter_mut().for_each(Vec::clear);
+        while self.used != 0 {
+            let b = self.used.trailing_zeros() as usize;
+            self.used &= self.used - 1;
+            self.buckets[b].clear();
+        }
         self.last = 0;
         self.len = 0;
     }
@@ -146,6 +152,7 @@ impl RadixHeap {
         let key = key.max(self.last);
         let b = self.bucket(key);
         self.buckets[b].push((key, state));
+        self.used |= 1 << b;
         self.len += 1;
     }
 
@@ -155,12 +162,15 @@ impl RadixHeap {
             return None;
         }
         if self.buckets[0].is_empty() {
-            let i = (1..65).find(|&i| !self.buckets[i].is_empty())?;
+            self.used &= !1;
+            let i = self.used.trailing_zeros() as usize;
             let mut moved = std::mem::take(&mut self.buckets[i]);
+            self.used &= !(1 << i);
             self.last = moved.iter().map(|&(k, _)| k).min().unwrap_or(self.last);
             for (k, st) in moved.drain(..) {
                 let b = self.bucket(k);
                 self.buckets[b].push((k, st));
+                self.used |= 1 << b;
             }
             self.buckets[i] = moved;
         }

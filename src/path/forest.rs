@@ -118,6 +118,10 @@ impl Forest {
         };
         let s = grid.at(q.start.0, q.start.1);
         let t = grid.at(q.goal.0, q.goal.1);
+        if s != t && self.parent[s] == NONE && self.parent[t] == NONE {
+            // Both ends on the core: nothing to walk or join.
+            return core_search(q);
+        }
         let (mut a, mut b) = (s, t);
         // Cells walked up from each end, ends included.
         let mut up_s = vec![s];

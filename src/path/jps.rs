@@ -191,23 +191,20 @@ impl Jps {
 /// its own parent), filling in the unit steps between them (each link is straight or diagonal).
 pub(crate) fn fill_path(grid: &Prepared, parent: &[u32], end: u32) -> Vec<(usize, usize)> {
     let w = grid.stride as i64;
-    let mut jumps = vec![end as i64];
+    // Walked back from the end, one cell at a time between jump points, then reversed.
+    let (mut x, mut y) = (end as i64 % w, end as i64 / w);
+    let mut out = vec![((x - 1) as usize, (y - 1) as usize)];
     let mut c = end;
     while parent[c as usize] != c {
         c = parent[c as usize];
-        jumps.push(c as i64);
-    }
-    jumps.reverse();
-    let xy = |c: i64| ((c % w - 1) as usize, (c / w - 1) as usize);
-    let mut out = vec![xy(jumps[0])];
-    for pair in jumps.windows(2) {
-        let (a, b) = (pair[0], pair[1]);
-        let d = ((b % w) - (a % w)).signum() + ((b / w) - (a / w)).signum() * w;
-        let mut x = a;
-        while x != b {
-            x += d;
-            out.push(xy(x));
+        let (px, py) = (c as i64 % w, c as i64 / w);
+        let (dx, dy) = ((px - x).signum(), (py - y).signum());
+        while (x, y) != (px, py) {
+            x += dx;
+            y += dy;
+            out.push(((x - 1) as usize, (y - 1) as usize));
         }
     }
+    out.reverse();
     out
 }

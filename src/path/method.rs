@@ -296,8 +296,8 @@ pub const SMALL_MAP: usize = 10_000;
 /// microsecond or two either way and the jump table's lighter expansions win.
 ///
 /// Measured on the 15 benchmark maps (see docs/path.md): the subgoal graph was the fastest
-/// on 12, up to 8× ahead of JPS+ (random 40 %, 4-wide mazes, winding game maps); JPS+ won on
-/// the small arena and the city maps by 1.0–1.7×. Of the statistics tried (corners per free
+/// on 10, up to 18× ahead of JPS+ (random 40 %, 4-wide mazes, winding game maps); JPS+ won on
+/// the small arena, the open mazes and rooms by 1.15–1.3× and the city maps by 2–4.7×. Of the statistics tried (corners per free
 /// cell, free cells), none separated the city maps from the game maps where the subgoal graph
 /// wins; map size alone picks the arena.
 pub fn choose(stats: &MapStats, q: &Query) -> Method {

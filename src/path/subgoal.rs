@@ -32,9 +32,23 @@ pub struct SubgoalGraph {
     /// Edges of subgoal i: `edges[first[i]..first[i + 1]]`.
     first: Vec<u32>,
     edges: Vec<u32>,
-    /// Landmark distances: `LANDMARKS` per subgoal (infinite where unreachable), for the
-    /// straight cost 1 and diagonal cost √2.
-    landmarks: Vec<[f32; LANDMARKS]>,
+    /// Per edge: (dx, dy) from its source to its target (sides are at most `MAX_SIDE`), so
+    /// the search has the cost without reading the target.
+    delta: Vec<(i16, i16)>,
+    /// Per subgoal: its landmark distances and position, together for the search's one read.
+    info: Vec<Info>,
+    /// A bound on the rounding of the f32 landmark distances and of the heuristic computed
+    /// from them (added to it, so it stays admissible).
+    lm_eps: f32,
+}
+
+/// What the search reads of a subgoal it reaches: its distances to the `LANDMARKS`
+/// landmarks for the straight cost 1 and diagonal cost √2 (-1 for a subgoal outside the
+/// landmarks' component, which all landmarks share), one aligned 32-byte read.
+#[derive(Clone, Copy)]
+#[repr(align(32))]
+struct Info {
+    lm: [f32; LANDMARKS],
 }
 
 /// Landmarks of the differential heuristic.
@@ -43,6 +57,19 @@ pub const LANDMARKS: usize = 8;
 /// The straight components (indices into `STEPS`) of each diagonal `STEPS[4..8]`:
 /// (horizontal, vertical).
 const COMPONENTS: [(usize, usize); 4] = [(2, 0), (3, 0), (2, 1), (3, 1)];
+
+/// The Z-order (Morton) code of (x, y): their bits interleaved.
+fn morton(x: u32, y: u32) -> u64 {
+    let spread = |v: u32| {
+        let mut v = v as u64;
+        v = (v | v << 16) & 0x0000_FFFF_0000_FFFF;
+        v = (v | v << 8) & 0x00FF_00FF_00FF_00FF;
+        v = (v | v << 4) & 0x0F0F_0F0F_0F0F_0F0F;
+        v = (v | v << 2) & 0x3333_3333_3333_3333;
+        (v | v << 1) & 0x5555_5555_5555_5555
+    };
+    spread(x) | spread(y) << 1
+}
 
 impl SubgoalGraph {
     /// Finds the subgoals, the clearances and the edges of a prepared grid.
@@ -54,7 +81,7 @@ impl SubgoalGraph {
         let mut id = vec![0u32; n];
         let mut cell = Vec::new();
         let mut xy = Vec::new();
-        for (c, slot) in id.iter_mut().enumerate() {
+        for c in 0..n {
             if !free(c) {
                 continue;
             }
@@ -65,9 +92,14 @@ impl SubgoalGraph {
             });
             if corner {
                 cell.push(c as u32);
-                xy.push(((c % stride) as i32, (c / stride) as i32));
-                *slot = cell.len() as u32;
             }
+        }
+        // Numbered along a Z-order curve, so that subgoals near each other on the map are
+        // near each other in memory (the search's reads stay in fewer cache lines).
+        cell.sort_by_key(|&c| morton((c as usize % stride) as u32, (c as usize / stride) as u32));
+        for (i, &c) in cell.iter().enumerate() {
+            id[c as usize] = i as u32 + 1;
+            xy.push(((c as usize % stride) as i32, (c as usize / stride) as i32));
         }
         let mut clear = vec![[0u16; 4]; n];
         for (dir, &(dx, dy)) in STEPS.iter().enumerate().take(4) {
@@ -97,7 +129,9 @@ impl SubgoalGraph {
             clear,
             first: Vec::new(),
             edges: Vec::new(),
-            landmarks: Vec::new(),
+            delta: Vec::new(),
+            info: Vec::new(),
+            lm_eps: 0.0,
         };
         let m = graph.cell.len();
         let mut first = Vec::with_capacity(m + 1);
@@ -113,9 +147,37 @@ impl SubgoalGraph {
             });
         }
         first.push(edges.len() as u32);
+        graph.delta = (0..m)
+            .flat_map(|u| {
+                let (ux, uy) = graph.xy[u];
+                edges[first[u] as usize..first[u + 1] as usize]
+                    .iter()
+                    .map(move |&v| (v, ux, uy))
+            })
+            .map(|(v, ux, uy)| {
+                let (vx, vy) = graph.xy[v as usize];
+                ((vx - ux) as i16, (vy - uy) as i16)
+            })
+            .collect();
         graph.first = first;
         graph.edges = edges;
-        graph.landmarks = graph.landmark_distances();
+        let landmarks = graph.landmark_distances();
+        let mut lm_max = 0f32;
+        graph.info = landmarks
+            .iter()
+            .map(|lm| {
+                let reached = lm[0].is_finite();
+                if reached {
+                    lm_max = lm.iter().fold(lm_max, |a, &b| a.max(b));
+                }
+                Info {
+                    lm: if reached { *lm } else { [-1.0; LANDMARKS] },
+                }
+            })
+            .collect();
+        // f32 keeps 24 bits: the stored distances and the differences taken from them are
+        // within a few units of 2^-24 of the largest one.
+        graph.lm_eps = lm_max * (1.0 / (1u32 << 17) as f32) + 1e-3;
         graph
     }
 
@@ -190,8 +252,8 @@ impl SubgoalGraph {
             + self.xy.len() * 8
             + self.clear.len() * 8
             + self.first.len() * 4
-            + self.edges.len() * 4
-            + self.landmarks.len() * LANDMARKS * 4
+            + self.edges.len() * 8
+            + self.info.len() * std::mem::size_of::<Info>()
     }
 
     /// Calls `found` with every subgoal reached from cell `c` by a diagonal-then-straight path
@@ -258,13 +320,19 @@ impl SubgoalGraph {
     }
 }
 
+/// Search state of one graph node.
+#[derive(Clone, Copy, Default)]
+struct State {
+    g: f64,
+    parent: u32,
+    /// The generation that last touched the node, with `CLOSED` once expanded.
+    stamp: u32,
+}
+
 /// Reusable memory for subgoal-graph queries.
 #[derive(Default)]
 pub struct SubgoalSearch {
-    g: Vec<f64>,
-    parent: Vec<u32>,
-    stamp: Vec<u32>,
-    goal_link: Vec<u32>,
+    state: Vec<State>,
     goal_links: Vec<u32>,
     start_links: Vec<u32>,
     generation: u32,
@@ -272,6 +340,9 @@ pub struct SubgoalSearch {
 }
 
 const CLOSED: u32 = 1 << 31;
+
+/// A bound no landmark difference reaches.
+const FAR: f32 = 1e30;
 
 impl SubgoalSearch {
     /// Empty memory.
@@ -285,16 +356,12 @@ impl SubgoalSearch {
         debug_assert!(q.moves != Moves::Four && q.energy.is_none());
         let m = sg.cell.len();
         let nodes = m + 2;
-        if self.g.len() < nodes {
-            self.g.resize(nodes, 0.0);
-            self.parent.resize(nodes, 0);
-            self.stamp.resize(nodes, 0);
-            self.goal_link.resize(nodes, 0);
+        if self.state.len() < nodes {
+            self.state.resize(nodes, State::default());
         }
         self.generation = (self.generation + 1) & !CLOSED;
         if self.generation == 0 {
-            self.stamp.fill(0);
-            self.goal_link.fill(0);
+            self.state.fill(State::default());
             self.generation = 1;
         }
         let gen = self.generation;
@@ -303,6 +370,11 @@ impl SubgoalSearch {
             let (dx, dy) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
             let (hi, lo) = if dx > dy { (dx, dy) } else { (dy, dx) };
             (hi - lo) as f64 * straight + lo as f64 * diagonal
+        };
+        let unit_octile = |a: (i64, i64), b: (i64, i64)| {
+            let (dx, dy) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
+            let (hi, lo) = if dx > dy { (dx, dy) } else { (dy, dx) };
+            (hi - lo) as f64 + lo as f64 * std::f64::consts::SQRT_2
         };
         let s = grid.at(q.start.0, q.start.1);
         let t = grid.at(q.goal.0, q.goal.1);
@@ -332,12 +404,9 @@ impl SubgoalSearch {
         }
         self.goal_links.clear();
         if t_id == 0 {
-            let (goal_link, goal_links) = (&mut self.goal_link, &mut self.goal_links);
-            let hit = sg.sweep(grid, t, Some(sxy), |v| {
-                goal_link[v as usize] = gen;
-                goal_links.push(v);
-            });
-            if hit || (s_id != 0 && goal_link[s_id as usize - 1] == gen) {
+            let goal_links = &mut self.goal_links;
+            let hit = sg.sweep(grid, t, Some(sxy), |v| goal_links.push(v));
+            if hit || (s_id != 0 && goal_links.contains(&(s_id - 1))) {
                 return direct(octile(sxy, txy));
             }
         }
@@ -351,16 +420,17 @@ impl SubgoalSearch {
                 txy
             }
         };
-        // The goal's landmark distances: bounds from its links (exact for a subgoal goal). The
-        // distances are for steps 1 and √2; `scale` makes them a lower bound under the query's
-        // costs (14/√2 per unit for 10/14).
+        // The goal's landmark distances, for steps 1 and √2: bounds from its links (exact for a
+        // subgoal goal), widened by the rounding allowance. `scale` makes the heuristic a lower
+        // bound under the query's costs (14/√2 per unit for 10/14).
         let scale = diagonal / std::f64::consts::SQRT_2;
         let mut lo = [f64::NEG_INFINITY; LANDMARKS];
         let mut hi = [f64::INFINITY; LANDMARKS];
         let mut bound = |b: u32, extra: f64| {
-            for k in 0..LANDMARKS {
-                let d = sg.landmarks[b as usize][k] as f64 * scale;
-                if d.is_finite() {
+            let lm = &sg.info[b as usize].lm;
+            if lm[0] >= 0.0 {
+                for k in 0..LANDMARKS {
+                    let d = lm[k] as f64;
                     lo[k] = lo[k].max(d - extra);
                     hi[k] = hi[k].min(d + extra);
                 }
@@ -370,40 +440,53 @@ impl SubgoalSearch {
             bound(t_id - 1, 0.0);
         } else {
             for &v in &self.goal_links {
-                bound(v, octile(node_xy(v), txy));
+                bound(v, unit_octile(node_xy(v), txy));
             }
         }
-        // The distances are f32: allow for their rounding (well under 1e-6 relative).
-        let h = |v: u32, vxy: (i64, i64)| -> f64 {
-            let mut best = octile(vxy, txy);
-            if (v as usize) < m {
-                for k in 0..LANDMARKS {
-                    let d = sg.landmarks[v as usize][k] as f64 * scale;
-                    let slack = d * 1e-6;
-                    best = best.max(lo[k] - d - slack).max(d - hi[k] - slack);
-                }
+        let eps = sg.lm_eps as f64;
+        let lo: [f32; LANDMARKS] = lo.map(|l| {
+            if l.is_finite() {
+                (l - eps) as f32
+            } else {
+                -FAR
             }
-            best
+        });
+        let hi: [f32; LANDMARKS] = hi.map(|h| if h.is_finite() { (h + eps) as f32 } else { FAR });
+        // max over k of |d(v, k) - d(t, k)| as bounded: written so that it compiles to vector
+        // max instructions.
+        let landmark_h = |lm: &[f32; LANDMARKS]| -> f32 {
+            let mut acc = [0f32; LANDMARKS];
+            for k in 0..LANDMARKS {
+                let (a, b) = (lo[k] - lm[k], lm[k] - hi[k]);
+                acc[k] = if a > b { a } else { b };
+            }
+            acc.into_iter().fold(0f32, |x, y| if y > x { y } else { x })
         };
         self.heap.clear();
-        self.g[start_node as usize] = 0.0;
-        self.parent[start_node as usize] = start_node;
-        self.stamp[start_node as usize] = gen;
+        {
+            let st = &mut self.state[start_node as usize];
+            st.g = 0.0;
+            st.parent = start_node;
+            st.stamp = gen;
+        }
         self.heap.push(key(octile(sxy, txy), 0.0), start_node);
         let mut expanded = 0;
         while let Some((_, u)) = self.heap.pop() {
             let ui = u as usize;
-            if self.stamp[ui] == gen | CLOSED {
+            let su = &mut self.state[ui];
+            if su.stamp == gen | CLOSED {
                 continue;
             }
-            self.stamp[ui] = gen | CLOSED;
+            su.stamp = gen | CLOSED;
             expanded += 1;
-            let g = self.g[ui];
+            let g = su.g;
+            // The goal's links are few (a handful): a scan beats a per-node mark.
+            let to_goal = ui < m && t_id == 0 && self.goal_links.contains(&u);
             if u == goal_node {
                 let mut chain = vec![u];
                 let mut v = u;
-                while self.parent[v as usize] != v {
-                    v = self.parent[v as usize];
+                while self.state[v as usize].parent != v {
+                    v = self.state[v as usize].parent;
                     chain.push(v);
                 }
                 chain.reverse();
@@ -428,25 +511,46 @@ impl SubgoalSearch {
                 };
             }
             let uxy = node_xy(u);
-            let links: &[u32] = if ui == m {
-                &self.start_links
-            } else {
-                &sg.edges[sg.first[ui] as usize..sg.first[ui + 1] as usize]
-            };
-            let to_goal = ui < m && t_id == 0 && self.goal_link[ui] == gen;
-            let extra = to_goal.then_some(goal_node);
-            for v in links.iter().copied().chain(extra) {
-                let vxy = node_xy(v);
-                let ng = g + octile(uxy, vxy);
+            let (state, heap) = (&mut self.state, &mut self.heap);
+            // Relaxes the edge to v, (dx, dy) away: the target's heuristic is read only when
+            // the edge improves it.
+            let mut relax = |v: u32, dx: i64, dy: i64| {
+                let ng = g + octile((0, 0), (dx, dy));
                 let vi = v as usize;
-                let st = self.stamp[vi];
-                if st & !CLOSED == gen && (st & CLOSED != 0 || self.g[vi] <= ng) {
+                let sv = &mut state[vi];
+                if sv.stamp & !CLOSED == gen && (sv.stamp & CLOSED != 0 || sv.g <= ng) {
+                    return;
+                }
+                sv.stamp = gen;
+                sv.g = ng;
+                sv.parent = u;
+                let info = &sg.info[vi];
+                let vxy = (uxy.0 + dx, uxy.1 + dy);
+                let h = octile(vxy, txy).max(landmark_h(&info.lm) as f64 * scale);
+                heap.push(key(ng + h, ng), v);
+            };
+            if ui == m {
+                for &v in &self.start_links {
+                    let (x, y) = node_xy(v);
+                    relax(v, x - uxy.0, y - uxy.1);
+                }
+            } else {
+                let (a, b) = (sg.first[ui] as usize, sg.first[ui + 1] as usize);
+                for (&v, &(dx, dy)) in sg.edges[a..b].iter().zip(&sg.delta[a..b]) {
+                    relax(v, dx as i64, dy as i64);
+                }
+            }
+            if to_goal {
+                let v = goal_node;
+                let ng = g + octile(uxy, txy);
+                let sv = &mut self.state[v as usize];
+                if sv.stamp & !CLOSED == gen && (sv.stamp & CLOSED != 0 || sv.g <= ng) {
                     continue;
                 }
-                self.stamp[vi] = gen;
-                self.g[vi] = ng;
-                self.parent[vi] = u;
-                self.heap.push(key(ng + h(v, vxy), ng), v);
+                sv.stamp = gen;
+                sv.g = ng;
+                sv.parent = u;
+                self.heap.push(key(ng, ng), v);
             }
         }
         Outcome {
