@@ -47,6 +47,54 @@ fn mates_epd_exact_distance_and_best_move() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Node budget per position for the network test below: the slowest mate of the file (line 22,
+/// mate in 6) completes its depth-18 iteration in about 8 million nodes.
+const NETWORK_MATE_NODES: u64 = 12_000_000;
+
+#[test]
+#[ignore = "slow: every mate with the network, about 12 s of CPU in release; \
+            cargo test --release --test search -- --ignored"]
+fn mates_epd_exact_distance_with_the_network() {
+    let lines = common::read_epd(include_str!("../positions/mates.epd"));
+    let mut failures = Vec::new();
+    for epd in &lines {
+        let op = |k: &str| {
+            epd.ops
+                .iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_else(|| panic!("{} lacks {k}", epd.fen))
+        };
+        let dm: i32 = op("dm").parse().expect("dm");
+        let bm: Vec<String> = op("bm").split_whitespace().map(String::from).collect();
+        let pos: Position = epd.fen.parse().expect("valid");
+        let mut s = Searcher::new(16);
+        s.set_network(Some(chariot::eval::nnue::default_network()));
+        // Iterations up to twice the mate distance in plies plus eight, within a node budget:
+        // the mate must be reported at its exact distance by then.
+        let limits = Limits {
+            depth: Some(2 * dm.unsigned_abs() + 8),
+            nodes: Some(NETWORK_MATE_NODES),
+            ..Default::default()
+        };
+        let r = s.search(
+            &Game::new(pos),
+            &limits,
+            &Arc::new(Signals::new(false)),
+            &mut NullSink,
+        );
+        let best = r.best.map(|m| m.to_string()).unwrap_or_default();
+        let reported = uci(r.score);
+        if reported != UciScore::Mate(dm) || !bm.contains(&best) {
+            failures.push(format!(
+                "{}: expected mate {dm} with {bm:?}, got {reported:?} {best} at depth {}",
+                epd.fen, r.depth
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn legal_move_in_every_perft_position() {
     for epd in common::read_epd(include_str!("../positions/perft.epd")) {

@@ -356,6 +356,13 @@ impl Searcher {
                         r -= 2;
                     }
                     r -= (order / 6000).clamp(-2, 2);
+                    // Searching for a shorter mate than a proven one (alpha a mate for us, out
+                    // of the principal variation): refuting the other moves of the root with
+                    // a mate-bounded window gets no help from the whole-node pruning, so late
+                    // quiet moves go shallower. A fail high is re-searched at full depth.
+                    if !pv_node && alpha.get() > 0 && alpha.is_mate() {
+                        r += 2;
+                    }
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
