@@ -51,9 +51,8 @@ fn mates_epd_exact_distance_and_best_move() {
 /// mate in 6) completes its depth-18 iteration in about 8 million nodes.
 const NETWORK_MATE_NODES: u64 = 12_000_000;
 
+/// Every mate with the network, at most 12 M nodes each: about 12 s of CPU in release.
 #[test]
-#[ignore = "slow: every mate with the network, about 12 s of CPU in release; \
-            cargo test --release --test search -- --ignored"]
 fn mates_epd_exact_distance_with_the_network() {
     let lines = common::read_epd(include_str!("../positions/mates.epd"));
     let mut failures = Vec::new();
