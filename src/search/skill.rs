@@ -8,6 +8,8 @@
 //! onto the levels through the measured Elo of each rung. The randomness is `rand`'s.
 
 use super::{Limits, Line, SearchResult};
+use crate::board::{Move, Position};
+use crate::score::Score;
 use rand::Rng;
 
 /// Full strength.
@@ -50,12 +52,13 @@ const fn rung(
     }
 }
 
-/// No depth cap (the node cap decides).
+/// No depth cap (the node cap decides). The depth-limited rungs have a node cap of 1,000,000,
+/// a safety bound that one or two plies never reach.
 const DEEP: u32 = 64;
 
 /// The ladder, level 0 to 19; level 20 is full strength. The low levels are depth-limited
-/// (one to three plies, with the choice spread over the lines by the temperature), the higher
-/// ones node-limited, each about the same distance above the one below. The `elo` column is
+/// (one or two plies, with the choice spread over the lines by the temperature), the higher
+/// ones node-limited, each 50–220 Elo above the one below. The `elo` column is
 /// measured: the sum of the results between neighbouring levels, on a scale where ElephantEye
 /// 3.31 at depth 6 is 2500 (`docs/strength.md`, the ladder).
 pub const LADDER: [Rung; MAX_LEVEL as usize] = [
@@ -156,6 +159,26 @@ impl Skill {
     }
 }
 
+impl Skill {
+    /// Below full strength, makes `result` a move of `moves` (legal in `root`) after which the
+    /// opponent has no legal move, if there is one: checkmate or stalemate, both won. A
+    /// one-ply level's capture search sees a checkmate but not a stalemate; every level plays
+    /// such a win.
+    pub fn take_win(self, root: &Position, moves: &[Move], result: &mut SearchResult) {
+        if self.is_full() {
+            return;
+        }
+        if let Some(&m) = moves
+            .iter()
+            .find(|&&m| root.play(m).legal_moves().iter().next().is_none())
+        {
+            result.best = Some(m);
+            result.ponder = None;
+            result.score = Score::mate_in(1);
+        }
+    }
+}
+
 /// The index of the line to play among `lines` (best first) at `rung`, `uniform` giving
 /// random numbers in [0, 1): each line within the margin of the best, and not lost by force,
 /// is drawn with a weight of e^(−gap/temperature); a decisive best line is always played.
@@ -191,8 +214,6 @@ pub fn pick(lines: &[Line], rung: Rung, mut uniform: impl FnMut() -> f64) -> usi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Position;
-    use crate::score::Score;
     use rand::SeedableRng;
 
     #[test]
