@@ -65,6 +65,18 @@ pub struct MatchArgs {
     /// Engine 2's clock, instead of --tc for it.
     #[arg(long)]
     pub tc2: Option<String>,
+    /// Engine 1's fixed depth per move, instead of the shared limit.
+    #[arg(long)]
+    pub depth1: Option<u32>,
+    /// Engine 2's fixed depth per move, instead of the shared limit (e.g. a one-ply opponent).
+    #[arg(long)]
+    pub depth2: Option<u32>,
+    /// Engine 1's fixed nodes per move, instead of the shared limit.
+    #[arg(long)]
+    pub nodes1: Option<u64>,
+    /// Engine 2's fixed nodes per move, instead of the shared limit.
+    #[arg(long)]
+    pub nodes2: Option<u64>,
     /// Games played at once, each with its own pair of engine processes.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -100,11 +112,22 @@ pub struct MatchArgs {
     pub claim: u16,
 }
 
-/// The limit per move of engine `which` (1 or 2): its own clock if given, else the shared one.
+/// The limit per move of engine `which` (1 or 2): its own (`--tcN`, `--depthN` or `--nodesN`)
+/// if given, else the shared one.
 fn control(args: &MatchArgs, which: usize) -> Result<TimeControl, TimeControlError> {
-    let own = if which == 1 { &args.tc1 } else { &args.tc2 };
-    let tc = own.as_ref().or(args.tc.as_ref());
-    match (args.depth, args.nodes, args.movetime, tc) {
+    let (tc, depth, nodes) = if which == 1 {
+        (&args.tc1, args.depth1, args.nodes1)
+    } else {
+        (&args.tc2, args.depth2, args.nodes2)
+    };
+    match (depth, nodes, tc) {
+        (Some(d), None, None) => return Ok(TimeControl::Depth(d.max(1))),
+        (None, Some(n), None) => return Ok(TimeControl::Nodes(n.max(1))),
+        (None, None, Some(tc)) => return TimeControl::parse_tc(tc),
+        (None, None, None) => {}
+        _ => return Err(TimeControlError::Conflict),
+    }
+    match (args.depth, args.nodes, args.movetime, args.tc.as_ref()) {
         (Some(d), None, None, None) => Ok(TimeControl::Depth(d.max(1))),
         (None, Some(n), None, None) => Ok(TimeControl::Nodes(n.max(1))),
         (None, None, Some(t), None) => Ok(TimeControl::MoveTime(t.max(1))),
@@ -272,6 +295,19 @@ mod tests {
         );
         let c = config(&parse(&["--tc1", "1+0.01", "--tc2", "10+0.1"]).unwrap()).unwrap();
         assert_ne!(c.setup.controls[0], c.setup.controls[1]);
-        assert!(control(&parse(&["--nodes", "5", "--tc1", "1"]).unwrap(), 1).is_err());
+        let mixed = parse(&["--nodes", "5", "--tc1", "1"]).unwrap();
+        assert!(matches!(control(&mixed, 1), Ok(TimeControl::Clock { .. })));
+        assert_eq!(control(&mixed, 2), Ok(TimeControl::Nodes(5)));
+        assert!(control(&parse(&["--depth1", "2", "--tc1", "1"]).unwrap(), 1).is_err());
+    }
+
+    #[test]
+    fn each_engine_may_have_its_own_depth_or_nodes() {
+        let a = parse(&["--nodes", "100000", "--depth2", "1"]).unwrap();
+        assert_eq!(control(&a, 1), Ok(TimeControl::Nodes(100_000)));
+        assert_eq!(control(&a, 2), Ok(TimeControl::Depth(1)));
+        let b = parse(&["--nodes1", "300", "--depth2", "6"]).unwrap();
+        assert_eq!(control(&b, 1), Ok(TimeControl::Nodes(300)));
+        assert_eq!(control(&b, 2), Ok(TimeControl::Depth(6)));
     }
 }

@@ -584,6 +584,7 @@ impl Controller {
         let handle = std::thread::spawn(move || {
             let mut result = searcher.search(&game, &limits, &thread_signals, &mut sink);
             skill.choose(&mut result, &mut rand::rng());
+            skill.take_win(&root, &allowed, &mut result);
             // Written here, not by the controller: the move goes out the moment the search
             // ends, with no thread hand-over on the clock's critical path.
             let offer = thread_draw_offer.load(Ordering::SeqCst);

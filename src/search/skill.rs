@@ -1,38 +1,100 @@
-//! The weaker settings (`Skill Level`, `UCI_LimitStrength`/`UCI_Elo`), all in one place: a
-//! `Skill` limits the search (a node cap after a minimum depth), widens it to several MultiPV
-//! lines, and chooses the move to play among them with bounded noise, after Stockfish's
-//! `Skill::pick_best`: no line worse than the best by more than a margin is ever played, nor a
-//! line that loses by force while another does not. The randomness is `rand`'s.
+//! The weaker settings (`Skill Level`, `UCI_LimitStrength`/`UCI_Elo`), all in one place: the
+//! ladder of levels. Each level below full strength is a `Rung`: a depth cap and a node cap
+//! (so a level plays the same on any machine), a number of MultiPV lines, and a temperature
+//! with which the move is drawn among those lines, as Stockfish and Fairy-Stockfish weaken
+//! their play (a shallower search that misses deep tactics, and a choice among the best lines).
+//! A line worse than the best by more than the rung's margin is never played, nor a line that
+//! loses by force while another does not, and a mate found is always played. `UCI_Elo` maps
+//! onto the levels through the measured Elo of each rung. The randomness is `rand`'s.
 
 use super::{Limits, Line, SearchResult};
+use crate::board::{Move, Position};
+use crate::score::Score;
 use rand::Rng;
 
 /// Full strength.
 pub const MAX_LEVEL: u32 = 20;
-/// Lowest `UCI_Elo` (Skill Level 0); nominal until measured.
-pub const MIN_ELO: u32 = 1000;
-/// Highest `UCI_Elo` (Skill Level 20).
-pub const MAX_ELO: u32 = 2600;
-/// Lines searched below full strength (at least; more if MultiPV asks).
-pub const LINES: usize = 4;
-/// The shallowest iteration a weakened search completes before its node cap applies: deep
-/// enough to see a mate in one against it.
-pub const MIN_DEPTH: u32 = 3;
 
-/// The Skill Level an `UCI_Elo` stands for (linear between the range's ends).
+/// One level below full strength: what it may search and how it chooses its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rung {
+    /// Iteration limit in plies (a `go depth` below it still wins).
+    pub depth: u32,
+    /// Node budget of a move (checked once the first iteration is complete).
+    pub nodes: u64,
+    /// MultiPV lines searched (more if the user asks for more).
+    pub lines: usize,
+    /// Temperature of the choice among the lines, in centipawns: a line `gap` cp below the best
+    /// is drawn with a weight of e^(−gap/temperature).
+    pub temperature: i32,
+    /// Largest loss (centipawns) against the best line that may be chosen.
+    pub margin: i32,
+    /// Measured strength on the ladder's scale (see `docs/engine.md`): what `UCI_Elo` names.
+    pub elo: u32,
+}
+
+/// A rung of the table: `depth`, `nodes`, `lines`, `temperature`, `margin`, `elo`.
+const fn rung(
+    depth: u32,
+    nodes: u64,
+    lines: usize,
+    temperature: i32,
+    margin: i32,
+    elo: u32,
+) -> Rung {
+    Rung {
+        depth,
+        nodes,
+        lines,
+        temperature,
+        margin,
+        elo,
+    }
+}
+
+/// No depth cap (the node cap decides). The depth-limited rungs have a node cap of 1,000,000,
+/// a safety bound that one or two plies never reach.
+const DEEP: u32 = 64;
+
+/// The ladder, level 0 to 19; level 20 is full strength. The low levels are depth-limited
+/// (one or two plies, with the choice spread over the lines by the temperature), the higher
+/// ones node-limited, each 50–220 Elo above the one below. The `elo` column is
+/// measured: the sum of the results between neighbouring levels, on a scale where ElephantEye
+/// 3.31 at depth 6 is 2500 (`docs/strength.md`, the ladder).
+pub const LADDER: [Rung; MAX_LEVEL as usize] = [
+    rung(1, 1_000_000, 6, 200, 250, 540),
+    rung(1, 1_000_000, 6, 95, 200, 610),
+    rung(1, 1_000_000, 5, 40, 100, 700),
+    rung(2, 1_000_000, 6, 160, 250, 810),
+    rung(2, 1_000_000, 5, 115, 220, 910),
+    rung(2, 1_000_000, 4, 70, 170, 1040),
+    rung(DEEP, 1_300, 4, 20, 60, 1250),
+    rung(DEEP, 1_650, 4, 18, 60, 1360),
+    rung(DEEP, 2_100, 4, 16, 50, 1480),
+    rung(DEEP, 2_700, 4, 14, 50, 1660),
+    rung(DEEP, 3_500, 4, 12, 40, 1800),
+    rung(DEEP, 4_600, 4, 10, 40, 1920),
+    rung(DEEP, 6_100, 4, 9, 35, 2020),
+    rung(DEEP, 8_200, 4, 8, 30, 2140),
+    rung(DEEP, 11_000, 4, 7, 30, 2200),
+    rung(DEEP, 15_000, 4, 6, 25, 2370),
+    rung(DEEP, 21_000, 4, 6, 25, 2500),
+    rung(DEEP, 30_000, 4, 5, 20, 2660),
+    rung(DEEP, 44_000, 4, 5, 20, 2810),
+    rung(DEEP, 66_000, 4, 5, 20, 2870),
+];
+
+/// Lowest `UCI_Elo`: level 0's.
+pub const MIN_ELO: u32 = LADDER[0].elo;
+/// Highest `UCI_Elo`: level 19's (full strength has no fixed rating: it depends on the clock).
+pub const MAX_ELO: u32 = LADDER[MAX_LEVEL as usize - 1].elo;
+
+/// The level an `UCI_Elo` stands for: the rung whose measured Elo is nearest (0–19).
 pub fn level_for_elo(elo: u32) -> u32 {
-    let e = elo.clamp(MIN_ELO, MAX_ELO) - MIN_ELO;
-    (e * MAX_LEVEL + (MAX_ELO - MIN_ELO) / 2) / (MAX_ELO - MIN_ELO)
-}
-
-/// Node cap of a search at `level` (below 20): 400 · 1.5^level.
-pub fn node_cap(level: u32) -> u64 {
-    (400.0 * 1.5f64.powi(level.min(MAX_LEVEL) as i32)) as u64
-}
-
-/// Largest loss (centipawns) against the best line that `level` may choose.
-pub fn margin(level: u32) -> i32 {
-    30 + 8 * (MAX_LEVEL - level.min(MAX_LEVEL)) as i32
+    let elo = elo.clamp(MIN_ELO, MAX_ELO);
+    (0..MAX_LEVEL)
+        .min_by_key(|&l| LADDER[l as usize].elo.abs_diff(elo))
+        .unwrap_or(0)
 }
 
 /// A playing strength: a level from 0 to `MAX_LEVEL` (full strength).
@@ -59,33 +121,37 @@ impl Skill {
         self.level >= MAX_LEVEL
     }
 
-    /// Caps `limits` at this strength: below full strength the node budget is at most the
-    /// level's cap, applied after `MIN_DEPTH` iterations.
+    /// The rung of this level; `None` at full strength.
+    pub fn rung(self) -> Option<Rung> {
+        LADDER.get(self.level as usize).copied()
+    }
+
+    /// Caps `limits` at this strength: below full strength the depth and the node budget are
+    /// at most the rung's (whatever the clock allows, the level searches no more).
     pub fn restrict(self, limits: &mut Limits) {
-        if self.is_full() {
+        let Some(r) = self.rung() else {
             return;
-        }
-        let cap = node_cap(self.level);
-        limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
-        limits.min_depth = Some(MIN_DEPTH);
+        };
+        limits.nodes = Some(limits.nodes.map_or(r.nodes, |n| n.min(r.nodes)));
+        limits.depth = Some(limits.depth.map_or(r.depth, |d| d.min(r.depth)));
+        limits.min_depth = Some(1);
     }
 
     /// The MultiPV lines to search when the user asked for `multipv`.
     pub fn lines(self, multipv: usize) -> usize {
-        if self.is_full() {
-            multipv
-        } else {
-            multipv.max(LINES)
-        }
+        self.rung().map_or(multipv, |r| multipv.max(r.lines))
     }
 
     /// Makes the move of `result` the one this strength plays among its lines (best, ponder
     /// move and score follow the chosen line); full strength keeps the best.
     pub fn choose(self, result: &mut SearchResult, rng: &mut impl Rng) {
-        if self.is_full() || result.lines.is_empty() {
+        let Some(r) = self.rung() else {
+            return;
+        };
+        if result.lines.is_empty() {
             return;
         }
-        let i = pick(&result.lines, self.level, || rng.random());
+        let i = pick(&result.lines, r, || rng.random());
         let line = &result.lines[i];
         result.best = line.pv.first().copied();
         result.ponder = line.pv.get(1).copied();
@@ -93,40 +159,61 @@ impl Skill {
     }
 }
 
-/// The index of the line to play among `lines` (best first) at `level`, `rand` giving
-/// uniform random numbers.
-pub fn pick(lines: &[Line], level: u32, mut rand: impl FnMut() -> u32) -> usize {
+impl Skill {
+    /// Below full strength, makes `result` a move of `moves` (legal in `root`) after which the
+    /// opponent has no legal move, if there is one: checkmate or stalemate, both won. A
+    /// one-ply level's capture search sees a checkmate but not a stalemate; every level plays
+    /// such a win.
+    pub fn take_win(self, root: &Position, moves: &[Move], result: &mut SearchResult) {
+        if self.is_full() {
+            return;
+        }
+        if let Some(&m) = moves
+            .iter()
+            .find(|&&m| root.play(m).legal_moves().iter().next().is_none())
+        {
+            result.best = Some(m);
+            result.ponder = None;
+            result.score = Score::mate_in(1);
+        }
+    }
+}
+
+/// The index of the line to play among `lines` (best first) at `rung`, `uniform` giving
+/// random numbers in [0, 1): each line within the margin of the best, and not lost by force,
+/// is drawn with a weight of e^(−gap/temperature); a decisive best line is always played.
+pub fn pick(lines: &[Line], rung: Rung, mut uniform: impl FnMut() -> f64) -> usize {
     let Some(top) = lines.first().map(|l| l.score) else {
         return 0;
     };
-    if level >= MAX_LEVEL || top.is_decisive() {
+    if top.is_decisive() || rung.temperature <= 0 {
         return 0;
     }
-    let weakness = 120 - 2 * level as i32;
-    let worst = lines.last().map_or(top, |l| l.score);
-    let delta = (top - worst).clamp(0, 100);
-    let mut best = 0;
-    let mut best_value = i32::MIN;
-    for (i, l) in lines.iter().enumerate() {
-        let s = l.score;
-        if s.is_decisive() || top - s > margin(level) {
-            continue;
+    let weights: Vec<f64> = lines
+        .iter()
+        .map(|l| {
+            let gap = top - l.score;
+            if l.score.is_decisive() || gap > rung.margin {
+                0.0
+            } else {
+                (-(gap as f64) / rung.temperature as f64).exp()
+            }
+        })
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut x = uniform() * total;
+    for (i, w) in weights.iter().enumerate() {
+        if x < *w {
+            return i;
         }
-        let gap = top - s;
-        let push = (weakness * gap + delta * (rand() % weakness as u32) as i32) / 128;
-        if s.get() + push >= best_value {
-            best_value = s.get() + push;
-            best = i;
-        }
+        x -= w;
     }
-    best
+    0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Position;
-    use crate::score::Score;
     use rand::SeedableRng;
 
     #[test]
@@ -141,11 +228,10 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
         let mut seen = [0; 4];
         for _ in 0..2000 {
-            seen[pick(&lines, 0, || rng.random())] += 1;
+            seen[pick(&lines, LADDER[0], || rng.random())] += 1;
         }
         assert!(seen[1] > 0, "no noise at level 0: {seen:?}");
         assert_eq!(seen[2] + seen[3], 0, "a rook given away: {seen:?}");
-        assert_eq!(pick(&lines, 20, || 7), 0);
         let mates = [
             Line {
                 score: Score::mate_in(3),
@@ -153,8 +239,42 @@ mod tests {
             },
             line(500, 1),
         ];
-        assert_eq!(pick(&mates, 0, || 99), 0);
-        assert!(level_for_elo(MIN_ELO) == 0 && level_for_elo(MAX_ELO) == 20);
-        assert!(node_cap(0) < node_cap(10) && node_cap(10) < node_cap(19));
+        assert_eq!(pick(&mates, LADDER[0], || 0.99), 0);
+        let lost = [line(50, 0), line(40, 1)];
+        let lost = [
+            lost[0].clone(),
+            Line {
+                score: Score::mated_in(4),
+                pv: vec![moves[2]],
+            },
+        ];
+        for x in [0.0, 0.5, 0.999] {
+            assert_eq!(pick(&lost, LADDER[0], || x), 0);
+        }
+    }
+
+    #[test]
+    fn the_ladder_climbs() {
+        for w in LADDER.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            assert!(a.elo < b.elo, "{a:?} {b:?}");
+            // Deeper, or as deep with more nodes and a cooler choice.
+            assert!(
+                a.depth < b.depth
+                    || (a.depth == b.depth
+                        && a.nodes <= b.nodes
+                        && a.temperature >= b.temperature
+                        && a.margin >= b.margin),
+                "{a:?} {b:?}"
+            );
+            // No level gives a horse or a cannon away to a capture it sees.
+            assert!(a.margin < 300 && b.margin < 300, "{a:?} {b:?}");
+        }
+        assert_eq!(level_for_elo(MIN_ELO), 0);
+        assert_eq!(level_for_elo(MAX_ELO), MAX_LEVEL - 1);
+        assert_eq!(level_for_elo(0), 0);
+        for (l, r) in LADDER.iter().enumerate() {
+            assert_eq!(level_for_elo(r.elo), l as u32);
+        }
     }
 }
