@@ -16,22 +16,28 @@ fn search(game: &Game, limits: Limits) -> SearchResult {
     s.search(game, &limits, &Arc::new(Signals::new(false)), &mut NullSink)
 }
 
+/// A line of `positions/mates.epd`: the position, the mate distance (`dm`, negative when the
+/// side to move is mated) and the best moves (`bm`).
+fn mate_case(epd: &common::Epd) -> (Position, i32, Vec<String>) {
+    let op = |k: &str| {
+        epd.ops
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| panic!("{} lacks {k}", epd.fen))
+    };
+    let dm: i32 = op("dm").parse().expect("dm");
+    let bm: Vec<String> = op("bm").split_whitespace().map(String::from).collect();
+    (epd.fen.parse().expect("valid"), dm, bm)
+}
+
 #[test]
 fn mates_epd_exact_distance_and_best_move() {
     let lines = common::read_epd(include_str!("../positions/mates.epd"));
     assert_eq!(lines.len(), 28);
     let mut failures = Vec::new();
     for epd in &lines {
-        let op = |k: &str| {
-            epd.ops
-                .iter()
-                .find(|(key, _)| key == k)
-                .map(|(_, v)| v.clone())
-                .unwrap_or_else(|| panic!("{} lacks {k}", epd.fen))
-        };
-        let dm: i32 = op("dm").parse().expect("dm");
-        let bm: Vec<String> = op("bm").split_whitespace().map(String::from).collect();
-        let pos: Position = epd.fen.parse().expect("valid");
+        let (pos, dm, bm) = mate_case(epd);
         // Budget: iterations up to twice the mate distance in plies plus eight.
         let d = 2 * dm.unsigned_abs() + 8;
         let r = search(&Game::new(pos), depth(d));
@@ -57,16 +63,7 @@ fn mates_epd_exact_distance_with_the_network() {
     let lines = common::read_epd(include_str!("../positions/mates.epd"));
     let mut failures = Vec::new();
     for epd in &lines {
-        let op = |k: &str| {
-            epd.ops
-                .iter()
-                .find(|(key, _)| key == k)
-                .map(|(_, v)| v.clone())
-                .unwrap_or_else(|| panic!("{} lacks {k}", epd.fen))
-        };
-        let dm: i32 = op("dm").parse().expect("dm");
-        let bm: Vec<String> = op("bm").split_whitespace().map(String::from).collect();
-        let pos: Position = epd.fen.parse().expect("valid");
+        let (pos, dm, bm) = mate_case(epd);
         let mut s = Searcher::new(16);
         s.set_network(Some(chariot::eval::nnue::default_network()));
         // Iterations up to twice the mate distance in plies plus eight, within a node budget:
