@@ -31,6 +31,18 @@ fn mate_case(epd: &common::Epd) -> (Position, i32, Vec<String>) {
     (epd.fen.parse().expect("valid"), dm, bm)
 }
 
+/// What is wrong with search result `r` on a mates.epd line, if anything.
+fn mate_failure(epd: &common::Epd, dm: i32, bm: &[String], r: &SearchResult) -> Option<String> {
+    let best = r.best.map(|m| m.to_string()).unwrap_or_default();
+    let reported = uci(r.score);
+    (reported != UciScore::Mate(dm) || !bm.contains(&best)).then(|| {
+        format!(
+            "{}: expected mate {dm} with {bm:?}, got {reported:?} {best} at depth {}",
+            epd.fen, r.depth
+        )
+    })
+}
+
 #[test]
 fn mates_epd_exact_distance_and_best_move() {
     let lines = common::read_epd(include_str!("../positions/mates.epd"));
@@ -41,14 +53,7 @@ fn mates_epd_exact_distance_and_best_move() {
         // Budget: iterations up to twice the mate distance in plies plus eight.
         let d = 2 * dm.unsigned_abs() + 8;
         let r = search(&Game::new(pos), depth(d));
-        let best = r.best.map(|m| m.to_string()).unwrap_or_default();
-        let reported = uci(r.score);
-        if reported != UciScore::Mate(dm) || !bm.contains(&best) {
-            failures.push(format!(
-                "{}: expected mate {dm} with {bm:?}, got {reported:?} {best} at depth {}",
-                epd.fen, r.depth
-            ));
-        }
+        failures.extend(mate_failure(epd, dm, &bm, &r));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -79,14 +84,7 @@ fn mates_epd_exact_distance_with_the_network() {
             &Arc::new(Signals::new(false)),
             &mut NullSink,
         );
-        let best = r.best.map(|m| m.to_string()).unwrap_or_default();
-        let reported = uci(r.score);
-        if reported != UciScore::Mate(dm) || !bm.contains(&best) {
-            failures.push(format!(
-                "{}: expected mate {dm} with {bm:?}, got {reported:?} {best} at depth {}",
-                epd.fen, r.depth
-            ));
-        }
+        failures.extend(mate_failure(epd, dm, &bm, &r));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -18,7 +18,31 @@ pub struct Jps {
     heap: RadixHeap,
 }
 
-const CLOSED: u32 = 1 << 31;
+/// The stamp bit of a closed cell (the rest of a stamp is the search's generation).
+pub(super) const CLOSED: u32 = 1 << 31;
+
+/// Readies the memory of a jump point search (JPS or JPS+) for a grid of `n` cells: grows the
+/// arrays and starts a new generation of stamps (clearing them only when the counter wraps).
+/// Returns the generation.
+pub(super) fn begin(
+    g: &mut Vec<f64>,
+    parent: &mut Vec<u32>,
+    stamp: &mut Vec<u32>,
+    generation: &mut u32,
+    n: usize,
+) -> u32 {
+    if g.len() < n {
+        g.resize(n, 0.0);
+        parent.resize(n, 0);
+        stamp.resize(n, 0);
+    }
+    *generation = (*generation + 1) & !CLOSED;
+    if *generation == 0 {
+        stamp.fill(0);
+        *generation = 1;
+    }
+    *generation
+}
 
 impl Jps {
     /// Empty memory.
@@ -29,18 +53,13 @@ impl Jps {
     /// Solves `q` (moves `Eight` or `EightInt`, no energy budget) on a prepared grid.
     pub fn solve(&mut self, grid: &Prepared, q: &Query) -> Outcome {
         debug_assert!(q.moves != Moves::Four && q.energy.is_none());
-        let n = grid.cells.len();
-        if self.g.len() < n {
-            self.g.resize(n, 0.0);
-            self.parent.resize(n, 0);
-            self.stamp.resize(n, 0);
-        }
-        self.generation = (self.generation + 1) & !CLOSED;
-        if self.generation == 0 {
-            self.stamp.fill(0);
-            self.generation = 1;
-        }
-        let gen = self.generation;
+        let gen = begin(
+            &mut self.g,
+            &mut self.parent,
+            &mut self.stamp,
+            &mut self.generation,
+            grid.cells.len(),
+        );
         self.heap.clear();
         let (straight, diagonal) = q.moves.costs();
         let w = grid.stride as i64;

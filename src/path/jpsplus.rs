@@ -12,6 +12,7 @@
 //! the same as `jps`'s, so the lengths are the same.
 
 use super::astar::{key, Heuristic, Moves, Outcome, Prepared, Query, RadixHeap, Solution, STEPS};
+use super::jps::{begin, CLOSED};
 
 /// The precomputed jump distances of a grid (`8` per cell of the bordered layout).
 pub struct JumpTable {
@@ -113,8 +114,6 @@ pub struct JpsPlus {
     heap: RadixHeap,
 }
 
-const CLOSED: u32 = 1 << 31;
-
 /// Direction index in `STEPS` of (dx, dy).
 #[inline(always)]
 fn dir_of(dx: i64, dy: i64) -> usize {
@@ -139,18 +138,13 @@ impl JpsPlus {
     /// Solves `q` (moves `Eight` or `EightInt`, no energy budget) with the table of `grid`.
     pub fn solve(&mut self, grid: &Prepared, table: &JumpTable, q: &Query) -> Outcome {
         debug_assert!(q.moves != Moves::Four && q.energy.is_none());
-        let n = grid.cells.len();
-        if self.g.len() < n {
-            self.g.resize(n, 0.0);
-            self.parent.resize(n, 0);
-            self.stamp.resize(n, 0);
-        }
-        self.generation = (self.generation + 1) & !CLOSED;
-        if self.generation == 0 {
-            self.stamp.fill(0);
-            self.generation = 1;
-        }
-        let gen = self.generation;
+        let gen = begin(
+            &mut self.g,
+            &mut self.parent,
+            &mut self.stamp,
+            &mut self.generation,
+            grid.cells.len(),
+        );
         self.heap.clear();
         let (straight, diagonal) = q.moves.costs();
         let w = grid.stride as i64;
