@@ -6,7 +6,7 @@
 //! Invariant: `stack[root + ply]` describes the node at `ply` (key, in-check flag, repetition
 //! window, static evaluation) and is filled by the caller before descending.
 
-use super::ordering::{capture_score, is_capture, Context, Picker};
+use super::ordering::{capture_score, cont_index, is_capture, Context, Picker};
 use super::tt::{Bound, Hit};
 use super::Searcher;
 use crate::board::chase::{perpetual_chasers, unwind};
@@ -302,10 +302,18 @@ impl Searcher {
             .checked_sub(1)
             .and_then(|_| self.stack[idx - 1].moved)
             .and_then(|(p, m)| self.heur.counter[p][m.to().index()]);
+        let cont_at = |k: usize| {
+            (ply >= k)
+                .then(|| self.stack[idx - k].moved)
+                .flatten()
+                .map(|(p, m)| cont_index(p, m.to().index()))
+        };
+        let cont = [cont_at(1), cont_at(2)];
         let ctx = Context {
             tt_move,
             killers: self.heur.killers[ply],
             counter,
+            cont,
         };
         let mut picker = Picker::new(pos, moves, &ctx, &self.heur);
         let mut best = -Score::INFINITE;
@@ -355,7 +363,7 @@ impl Searcher {
                     if threat {
                         r -= 2;
                     }
-                    r -= (order / 6000).clamp(-2, 2);
+                    r -= (order / 8000).clamp(-2, 2);
                     // Searching for a shorter mate than a proven one (alpha a mate for us, out
                     // of the principal variation): refuting the other moves of the root with
                     // a mate-bounded window gets no help from the whole-node pruning, so late
@@ -387,8 +395,10 @@ impl Searcher {
                             let bonus = (depth * depth).min(400) * 4;
                             self.heur.add_killer(ply, m);
                             self.heur.update_history(pos, m, bonus);
+                            self.heur.update_cont(&cont, pos, m, bonus);
                             for q in quiets.iter().take(n_quiets).flatten() {
                                 self.heur.update_history(pos, *q, -bonus);
+                                self.heur.update_cont(&cont, pos, *q, -bonus);
                             }
                             if let Some((p, prev)) =
                                 ply.checked_sub(1).and_then(|_| self.stack[idx - 1].moved)
