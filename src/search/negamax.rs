@@ -246,7 +246,7 @@ impl Searcher {
             }
         }
         // (4) Static evaluation (none in check).
-        let eval = if in_check {
+        let static_eval = if in_check {
             -Score::INFINITE
         } else {
             match hit {
@@ -254,8 +254,27 @@ impl Searcher {
                 None => self.evaluate(pos, ply),
             }
         };
-        self.stack[idx].eval = eval;
-        let improving = !in_check && ply >= 2 && eval > self.stack[idx - 2].eval;
+        self.stack[idx].eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[idx - 2].eval;
+        // The hash score, where its bound says it is closer to the truth, refines the static
+        // evaluation for the pruning below (not for `improving`).
+        let eval = match hit {
+            Some(h) if !in_check && !repeated => {
+                let s = Score::from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
+                let closer = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > static_eval,
+                    Bound::Upper => s < static_eval,
+                    Bound::None => false,
+                };
+                if closer && !s.is_decisive() {
+                    s
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
 
         // (5) Whole-node pruning. `threat` is set when the null move showed a mate against us:
         // quiet moves are then not pruned and reduced less.
@@ -291,6 +310,11 @@ impl Searcher {
                     return v;
                 }
             }
+        }
+
+        // Internal iterative reduction: a node without a hash move is searched a ply shallower.
+        if depth >= 4 && tt_move.is_none() {
+            depth -= 1;
         }
 
         // (6) The move loop.
@@ -426,10 +450,15 @@ impl Searcher {
         match best.to_tt(ply as i32) {
             Some(s) => self
                 .tt
-                .store(key, best_move.or(tt_move), s, eval, depth, bound),
-            None => self
-                .tt
-                .store(key, best_move.or(tt_move), 0, eval, depth, Bound::None),
+                .store(key, best_move.or(tt_move), s, static_eval, depth, bound),
+            None => self.tt.store(
+                key,
+                best_move.or(tt_move),
+                0,
+                static_eval,
+                depth,
+                Bound::None,
+            ),
         }
         best
     }
