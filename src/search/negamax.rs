@@ -235,8 +235,14 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
+        // A singular-extension search leaves the hash move out: the hash entry is not its own.
+        let excluded = self.excluded[ply];
         let key = pos.key();
-        let hit = self.tt.probe(key);
+        let hit = if excluded.is_none() {
+            self.tt.probe(key)
+        } else {
+            None
+        };
         let tt_move = hit.and_then(|h| h.mv);
         if let Some(h) = hit {
             if !pv_node && !repeated && h.depth >= depth {
@@ -279,7 +285,7 @@ impl Searcher {
         // (5) Whole-node pruning. `threat` is set when the null move showed a mate against us:
         // quiet moves are then not pruned and reduced less.
         let mut threat = false;
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility: far above beta with little depth left.
             if depth <= 6
                 && !beta.is_decisive()
@@ -313,7 +319,7 @@ impl Searcher {
         }
 
         // Internal iterative reduction: a node without a hash move is searched a ply shallower.
-        if depth >= 4 && tt_move.is_none() {
+        if depth >= 4 && tt_move.is_none() && excluded.is_none() {
             depth -= 1;
         }
 
@@ -347,6 +353,41 @@ impl Searcher {
         let mut n = 0;
         let old_alpha = alpha;
         while let Some((m, order)) = picker.pick() {
+            if Some(m) == excluded {
+                continue;
+            }
+            // Singular extension: the hash move is extended when every other move falls well
+            // short of its score in a shallower search; when even without it the node fails
+            // high, the node is cut (multi-cut).
+            let mut extension = 0;
+            if Some(m) == tt_move && depth >= 7 && ply < 2 * self.root_depth as usize {
+                if let Some(h) = hit.filter(|h| {
+                    h.depth >= depth - 3 && matches!(h.bound, Bound::Lower | Bound::Exact)
+                }) {
+                    let s = Score::from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
+                    if !s.is_decisive() && !repeated {
+                        let singular_beta = s - 2 * depth;
+                        self.excluded[ply] = Some(m);
+                        let v = self.negamax(
+                            pos,
+                            (depth - 1) / 2,
+                            singular_beta - 1,
+                            singular_beta,
+                            ply,
+                            false,
+                        );
+                        self.excluded[ply] = None;
+                        if self.aborted {
+                            return Score::DRAW;
+                        }
+                        if v < singular_beta {
+                            extension = 1;
+                        } else if singular_beta >= beta {
+                            return singular_beta;
+                        }
+                    }
+                }
+            }
             n += 1;
             let capture = is_capture(pos, m);
             let child = pos.play(m);
@@ -367,7 +408,7 @@ impl Searcher {
             self.stack[idx].moved = Some((piece, m));
             self.push_frame(idx, &child, gives_check, Some(m), capture);
             self.push_eval(ply + 1, pos, Some(m));
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let mut v;
             if n == 1 {
                 v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
@@ -438,6 +479,11 @@ impl Searcher {
                 quiets[n_quiets] = Some(m);
                 n_quiets += 1;
             }
+        }
+        if excluded.is_some() {
+            // Every move but the excluded one was searched (or none: the hash move is the
+            // only one); nothing is stored.
+            return if n == 0 { alpha } else { best };
         }
         // (7) Store: rule-band results (path-dependent) keep only the move.
         let bound = if best >= beta {
