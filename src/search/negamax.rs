@@ -457,7 +457,7 @@ impl Searcher {
                     self.update_pv(ply, m);
                     if alpha >= beta {
                         if !capture {
-                            let bonus = (depth * depth).min(400) * 4;
+                            let bonus = (120 * depth - 60).min(1600);
                             self.heur.add_killer(ply, m);
                             self.heur.update_history(pos, m, bonus);
                             self.heur.update_cont(&cont, pos, m, bonus);
