@@ -350,6 +350,8 @@ impl Searcher {
         let mut best_move = None;
         let mut quiets: [Option<Move>; 64] = [None; 64];
         let mut n_quiets = 0;
+        let mut captures: [Option<Move>; 32] = [None; 32];
+        let mut n_captures = 0;
         let mut n = 0;
         let old_alpha = alpha;
         while let Some((m, order)) = picker.pick() {
@@ -456,8 +458,14 @@ impl Searcher {
                     alpha = v;
                     self.update_pv(ply, m);
                     if alpha >= beta {
+                        let bonus = (120 * depth - 60).min(1600);
+                        if capture {
+                            self.heur.update_capture(pos, m, bonus);
+                        }
+                        for c in captures.iter().take(n_captures).flatten() {
+                            self.heur.update_capture(pos, *c, -bonus);
+                        }
                         if !capture {
-                            let bonus = (120 * depth - 60).min(1600);
                             self.heur.add_killer(ply, m);
                             self.heur.update_history(pos, m, bonus);
                             self.heur.update_cont(&cont, pos, m, bonus);
@@ -478,6 +486,9 @@ impl Searcher {
             if !capture && n_quiets < 64 {
                 quiets[n_quiets] = Some(m);
                 n_quiets += 1;
+            } else if capture && n_captures < 32 {
+                captures[n_captures] = Some(m);
+                n_captures += 1;
             }
         }
         if excluded.is_some() {

@@ -18,6 +18,8 @@ pub struct Heuristics {
     /// Continuation history, `[piece][to]` of a move one or two plies back, then `[piece][to]`
     /// of the quiet move that followed it: flattened, indexed by [`cont_index`].
     pub cont: Vec<i16>,
+    /// `captures[piece][to][victim kind]`: how often a capture cut off.
+    pub captures: Box<[[[i16; 7]; 90]; 14]>,
 }
 
 /// Squares times piece indices: the size of one `[piece][to]` table.
@@ -37,6 +39,7 @@ impl Heuristics {
             counter: Box::new([[None; 90]; 14]),
             killers: vec![[None; 2]; plies],
             cont: vec![0; PIECE_TO * PIECE_TO],
+            captures: Box::new([[[0; 7]; 90]; 14]),
         }
     }
 
@@ -46,6 +49,7 @@ impl Heuristics {
         *self.counter = [[None; 90]; 14];
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.cont.fill(0);
+        *self.captures = [[[0; 7]; 90]; 14];
     }
 
     /// Adds `bonus` (negative for a malus) to a quiet move's history, with gravity.
@@ -80,6 +84,25 @@ impl Heuristics {
             }
             s
         })
+    }
+
+    /// Adds `bonus` to a capture's history.
+    pub fn update_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
+        if let (Some(p), Some(v)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) {
+            let h = &mut self.captures[p.index()][m.to().index()][v.kind().index()];
+            let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+            let x = *h as i32;
+            *h = (x + b - x * b.abs() / HISTORY_MAX) as i16;
+        }
+    }
+
+    /// A capture's history.
+    #[inline]
+    fn capture_history(&self, pos: &Position, m: Move) -> i32 {
+        match (pos.piece_at(m.from()), pos.piece_at(m.to())) {
+            (Some(p), Some(v)) => self.captures[p.index()][m.to().index()][v.kind().index()] as i32,
+            _ => 0,
+        }
     }
 
     /// Records a quiet move that caused a cut-off at `ply`.
@@ -141,7 +164,7 @@ impl Picker {
             scores[i] = if Some(m) == ctx.tt_move {
                 2_000_000
             } else if is_capture(pos, m) {
-                let s = capture_score(pos, m);
+                let s = capture_score(pos, m) + h.capture_history(pos, m) / 8;
                 if s >= 0 {
                     1_000_000 + s
                 } else {
