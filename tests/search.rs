@@ -43,6 +43,22 @@ fn mate_failure(epd: &common::Epd, dm: i32, bm: &[String], r: &SearchResult) -> 
     })
 }
 
+/// Node budget per position: the slowest mate of the file takes about a tenth of it.
+const MATE_NODES: u64 = 12_000_000;
+
+/// The limits of a mates.epd search: a mate for the side to move is searched as `go mate N`
+/// (stop once a mate in at most N moves is proved), a mate against it to twice its distance in
+/// plies plus eight; both within [`MATE_NODES`], so the mate must be proved by then and, by
+/// the end, reported at its exact distance.
+fn mate_limits(dm: i32) -> Limits {
+    Limits {
+        mate: (dm > 0).then_some(dm.unsigned_abs()),
+        depth: (dm < 0).then_some(2 * dm.unsigned_abs() + 8),
+        nodes: Some(MATE_NODES),
+        ..Default::default()
+    }
+}
+
 #[test]
 fn mates_epd_exact_distance_and_best_move() {
     let lines = common::read_epd(include_str!("../positions/mates.epd"));
@@ -50,19 +66,13 @@ fn mates_epd_exact_distance_and_best_move() {
     let mut failures = Vec::new();
     for epd in &lines {
         let (pos, dm, bm) = mate_case(epd);
-        // Budget: iterations up to twice the mate distance in plies plus eight.
-        let d = 2 * dm.unsigned_abs() + 8;
-        let r = search(&Game::new(pos), depth(d));
+        let r = search(&Game::new(pos), mate_limits(dm));
         failures.extend(mate_failure(epd, dm, &bm, &r));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Node budget per position for the network test below: the slowest mate of the file (line 22,
-/// mate in 6) completes its depth-18 iteration in about 8 million nodes.
-const NETWORK_MATE_NODES: u64 = 12_000_000;
-
-/// Every mate with the network, at most 12 M nodes each: about 12 s of CPU in release.
+/// Every mate with the network, within the same limits.
 #[test]
 fn mates_epd_exact_distance_with_the_network() {
     let lines = common::read_epd(include_str!("../positions/mates.epd"));
@@ -71,16 +81,9 @@ fn mates_epd_exact_distance_with_the_network() {
         let (pos, dm, bm) = mate_case(epd);
         let mut s = Searcher::new(16);
         s.set_network(Some(chariot::eval::nnue::default_network()));
-        // Iterations up to twice the mate distance in plies plus eight, within a node budget:
-        // the mate must be reported at its exact distance by then.
-        let limits = Limits {
-            depth: Some(2 * dm.unsigned_abs() + 8),
-            nodes: Some(NETWORK_MATE_NODES),
-            ..Default::default()
-        };
         let r = s.search(
             &Game::new(pos),
-            &limits,
+            &mate_limits(dm),
             &Arc::new(Signals::new(false)),
             &mut NullSink,
         );

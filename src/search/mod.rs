@@ -144,6 +144,8 @@ pub struct Searcher {
     stack: Vec<Frame>,
     pv: Box<[[Option<Move>; PLIES]; PLIES]>,
     pv_len: [usize; PLIES],
+    /// The move left out at each ply by a singular-extension search (`None` elsewhere).
+    excluded: [Option<Move>; PLIES],
     signals: Arc<Signals>,
     budget: Option<time::Budget>,
     node_limit: Option<u64>,
@@ -197,6 +199,7 @@ impl Searcher {
             stack: Vec::new(),
             pv: Box::new([[None; PLIES]; PLIES]),
             pv_len: [0; PLIES],
+            excluded: [None; PLIES],
             signals: Arc::new(Signals::new(false)),
             budget: None,
             node_limit: None,

@@ -6,7 +6,7 @@
 //! Invariant: `stack[root + ply]` describes the node at `ply` (key, in-check flag, repetition
 //! window, static evaluation) and is filled by the caller before descending.
 
-use super::ordering::{capture_score, is_capture, Context, Picker};
+use super::ordering::{capture_score, cont_index, is_capture, Context, Picker};
 use super::tt::{Bound, Hit};
 use super::Searcher;
 use crate::board::chase::{perpetual_chasers, unwind};
@@ -235,8 +235,14 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
+        // A singular-extension search leaves the hash move out: the hash entry is not its own.
+        let excluded = self.excluded[ply];
         let key = pos.key();
-        let hit = self.tt.probe(key);
+        let hit = if excluded.is_none() {
+            self.tt.probe(key)
+        } else {
+            None
+        };
         let tt_move = hit.and_then(|h| h.mv);
         if let Some(h) = hit {
             if !pv_node && !repeated && h.depth >= depth {
@@ -246,7 +252,7 @@ impl Searcher {
             }
         }
         // (4) Static evaluation (none in check).
-        let eval = if in_check {
+        let static_eval = if in_check {
             -Score::INFINITE
         } else {
             match hit {
@@ -254,13 +260,32 @@ impl Searcher {
                 None => self.evaluate(pos, ply),
             }
         };
-        self.stack[idx].eval = eval;
-        let improving = !in_check && ply >= 2 && eval > self.stack[idx - 2].eval;
+        self.stack[idx].eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[idx - 2].eval;
+        // The hash score, where its bound says it is closer to the truth, refines the static
+        // evaluation for the pruning below (not for `improving`).
+        let eval = match hit {
+            Some(h) if !in_check && !repeated => {
+                let s = Score::from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
+                let closer = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > static_eval,
+                    Bound::Upper => s < static_eval,
+                    Bound::None => false,
+                };
+                if closer && !s.is_decisive() {
+                    s
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
 
         // (5) Whole-node pruning. `threat` is set when the null move showed a mate against us:
         // quiet moves are then not pruned and reduced less.
         let mut threat = false;
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility: far above beta with little depth left.
             if depth <= 6
                 && !beta.is_decisive()
@@ -293,6 +318,11 @@ impl Searcher {
             }
         }
 
+        // Internal iterative reduction: a node without a hash move is searched a ply shallower.
+        if depth >= 4 && tt_move.is_none() && excluded.is_none() {
+            depth -= 1;
+        }
+
         // (6) The move loop.
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -302,19 +332,64 @@ impl Searcher {
             .checked_sub(1)
             .and_then(|_| self.stack[idx - 1].moved)
             .and_then(|(p, m)| self.heur.counter[p][m.to().index()]);
+        let cont_at = |k: usize| {
+            (ply >= k)
+                .then(|| self.stack[idx - k].moved)
+                .flatten()
+                .map(|(p, m)| cont_index(p, m.to().index()))
+        };
+        let cont = [cont_at(1), cont_at(2)];
         let ctx = Context {
             tt_move,
             killers: self.heur.killers[ply],
             counter,
+            cont,
         };
         let mut picker = Picker::new(pos, moves, &ctx, &self.heur);
         let mut best = -Score::INFINITE;
         let mut best_move = None;
         let mut quiets: [Option<Move>; 64] = [None; 64];
         let mut n_quiets = 0;
+        let mut captures: [Option<Move>; 32] = [None; 32];
+        let mut n_captures = 0;
         let mut n = 0;
         let old_alpha = alpha;
         while let Some((m, order)) = picker.pick() {
+            if Some(m) == excluded {
+                continue;
+            }
+            // Singular extension: the hash move is extended when every other move falls well
+            // short of its score in a shallower search; when even without it the node fails
+            // high, the node is cut (multi-cut).
+            let mut extension = 0;
+            if Some(m) == tt_move && depth >= 7 && ply < 2 * self.root_depth as usize {
+                if let Some(h) = hit.filter(|h| {
+                    h.depth >= depth - 3 && matches!(h.bound, Bound::Lower | Bound::Exact)
+                }) {
+                    let s = Score::from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
+                    if !s.is_decisive() && !repeated {
+                        let singular_beta = s - 2 * depth;
+                        self.excluded[ply] = Some(m);
+                        let v = self.negamax(
+                            pos,
+                            (depth - 1) / 2,
+                            singular_beta - 1,
+                            singular_beta,
+                            ply,
+                            false,
+                        );
+                        self.excluded[ply] = None;
+                        if self.aborted {
+                            return Score::DRAW;
+                        }
+                        if v < singular_beta {
+                            extension = 1;
+                        } else if singular_beta >= beta {
+                            return singular_beta;
+                        }
+                    }
+                }
+            }
             n += 1;
             let capture = is_capture(pos, m);
             let child = pos.play(m);
@@ -335,7 +410,7 @@ impl Searcher {
             self.stack[idx].moved = Some((piece, m));
             self.push_frame(idx, &child, gives_check, Some(m), capture);
             self.push_eval(ply + 1, pos, Some(m));
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let mut v;
             if n == 1 {
                 v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
@@ -355,7 +430,7 @@ impl Searcher {
                     if threat {
                         r -= 2;
                     }
-                    r -= (order / 6000).clamp(-2, 2);
+                    r -= (order / 8000).clamp(-2, 2);
                     // Searching for a shorter mate than a proven one (alpha a mate for us, out
                     // of the principal variation): refuting the other moves of the root with
                     // a mate-bounded window gets no help from the whole-node pruning, so late
@@ -383,12 +458,20 @@ impl Searcher {
                     alpha = v;
                     self.update_pv(ply, m);
                     if alpha >= beta {
+                        let bonus = (120 * depth - 60).min(1600);
+                        if capture {
+                            self.heur.update_capture(pos, m, bonus);
+                        }
+                        for c in captures.iter().take(n_captures).flatten() {
+                            self.heur.update_capture(pos, *c, -bonus);
+                        }
                         if !capture {
-                            let bonus = (depth * depth).min(400) * 4;
                             self.heur.add_killer(ply, m);
                             self.heur.update_history(pos, m, bonus);
+                            self.heur.update_cont(&cont, pos, m, bonus);
                             for q in quiets.iter().take(n_quiets).flatten() {
                                 self.heur.update_history(pos, *q, -bonus);
+                                self.heur.update_cont(&cont, pos, *q, -bonus);
                             }
                             if let Some((p, prev)) =
                                 ply.checked_sub(1).and_then(|_| self.stack[idx - 1].moved)
@@ -403,7 +486,15 @@ impl Searcher {
             if !capture && n_quiets < 64 {
                 quiets[n_quiets] = Some(m);
                 n_quiets += 1;
+            } else if capture && n_captures < 32 {
+                captures[n_captures] = Some(m);
+                n_captures += 1;
             }
+        }
+        if excluded.is_some() {
+            // Every move but the excluded one was searched (or none: the hash move is the
+            // only one); nothing is stored.
+            return if n == 0 { alpha } else { best };
         }
         // (7) Store: rule-band results (path-dependent) keep only the move.
         let bound = if best >= beta {
@@ -416,10 +507,15 @@ impl Searcher {
         match best.to_tt(ply as i32) {
             Some(s) => self
                 .tt
-                .store(key, best_move.or(tt_move), s, eval, depth, bound),
-            None => self
-                .tt
-                .store(key, best_move.or(tt_move), 0, eval, depth, Bound::None),
+                .store(key, best_move.or(tt_move), s, static_eval, depth, bound),
+            None => self.tt.store(
+                key,
+                best_move.or(tt_move),
+                0,
+                static_eval,
+                depth,
+                Bound::None,
+            ),
         }
         best
     }

@@ -15,6 +15,20 @@ pub struct Heuristics {
     pub counter: Box<[[Option<Move>; 90]; 14]>,
     /// Two killer moves per ply.
     pub killers: Vec<[Option<Move>; 2]>,
+    /// Continuation history, `[piece][to]` of a move one or two plies back, then `[piece][to]`
+    /// of the quiet move that followed it: flattened, indexed by [`cont_index`].
+    pub cont: Vec<i16>,
+    /// `captures[piece][to][victim kind]`: how often a capture cut off.
+    pub captures: Box<[[[i16; 7]; 90]; 14]>,
+}
+
+/// Squares times piece indices: the size of one `[piece][to]` table.
+const PIECE_TO: usize = 14 * 90;
+
+/// The start of the continuation table that follows a move of `piece` to `to`.
+#[inline]
+pub fn cont_index(piece: usize, to: usize) -> usize {
+    (piece * 90 + to) * PIECE_TO
 }
 
 impl Heuristics {
@@ -24,6 +38,8 @@ impl Heuristics {
             history: Box::new([[0; 90]; 14]),
             counter: Box::new([[None; 90]; 14]),
             killers: vec![[None; 2]; plies],
+            cont: vec![0; PIECE_TO * PIECE_TO],
+            captures: Box::new([[[0; 7]; 90]; 14]),
         }
     }
 
@@ -32,6 +48,8 @@ impl Heuristics {
         *self.history = [[0; 90]; 14];
         *self.counter = [[None; 90]; 14];
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.cont.fill(0);
+        *self.captures = [[[0; 7]; 90]; 14];
     }
 
     /// Adds `bonus` (negative for a malus) to a quiet move's history, with gravity.
@@ -40,6 +58,50 @@ impl Heuristics {
             let h = &mut self.history[p.index()][m.to().index()];
             let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
             *h += b - *h * b.abs() / HISTORY_MAX;
+        }
+    }
+
+    /// Adds `bonus` to a quiet move's entries in the continuation tables at `bases`.
+    pub fn update_cont(&mut self, bases: &[Option<usize>; 2], pos: &Position, m: Move, bonus: i32) {
+        if let Some(p) = pos.piece_at(m.from()) {
+            let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+            for base in bases.iter().flatten() {
+                let h = &mut self.cont[base + p.index() * 90 + m.to().index()];
+                let v = *h as i32;
+                *h = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+            }
+        }
+    }
+
+    /// The ordering score of a quiet move: history and both continuations.
+    #[inline]
+    pub fn quiet_score(&self, bases: &[Option<usize>; 2], pos: &Position, m: Move) -> i32 {
+        pos.piece_at(m.from()).map_or(0, |p| {
+            let pt = p.index() * 90 + m.to().index();
+            let mut s = self.history[p.index()][m.to().index()];
+            for base in bases.iter().flatten() {
+                s += self.cont[base + pt] as i32;
+            }
+            s
+        })
+    }
+
+    /// Adds `bonus` to a capture's history.
+    pub fn update_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
+        if let (Some(p), Some(v)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) {
+            let h = &mut self.captures[p.index()][m.to().index()][v.kind().index()];
+            let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+            let x = *h as i32;
+            *h = (x + b - x * b.abs() / HISTORY_MAX) as i16;
+        }
+    }
+
+    /// A capture's history.
+    #[inline]
+    fn capture_history(&self, pos: &Position, m: Move) -> i32 {
+        match (pos.piece_at(m.from()), pos.piece_at(m.to())) {
+            (Some(p), Some(v)) => self.captures[p.index()][m.to().index()][v.kind().index()] as i32,
+            _ => 0,
         }
     }
 
@@ -90,6 +152,8 @@ pub struct Context {
     pub killers: [Option<Move>; 2],
     /// Counter-move to the previous move.
     pub counter: Option<Move>,
+    /// The continuation tables of the moves one and two plies back.
+    pub cont: [Option<usize>; 2],
 }
 
 impl Picker {
@@ -100,7 +164,7 @@ impl Picker {
             scores[i] = if Some(m) == ctx.tt_move {
                 2_000_000
             } else if is_capture(pos, m) {
-                let s = capture_score(pos, m);
+                let s = capture_score(pos, m) + h.capture_history(pos, m) / 8;
                 if s >= 0 {
                     1_000_000 + s
                 } else {
@@ -113,8 +177,7 @@ impl Picker {
             } else if Some(m) == ctx.counter {
                 898_000
             } else {
-                pos.piece_at(m.from())
-                    .map_or(0, |p| h.history[p.index()][m.to().index()])
+                h.quiet_score(&ctx.cont, pos, m)
             };
         }
         Picker {
