@@ -29,8 +29,8 @@
 //! the rounding for paths of any length a map here has, so witness tests and comparisons
 //! decide as with the real lengths.
 
-use super::astar::{Moves, Outcome, Prepared, Query, Solution};
-use super::subgoal::{fill, SubgoalGraph, LANDMARKS};
+use super::astar::{Moves, Outcome, Prepared, Query, RadixHeap, Solution};
+use super::subgoal::{fill, Info, SubgoalGraph, LANDMARKS};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -70,7 +70,22 @@ pub struct Hierarchy {
     first: Vec<u32>,
     up: Vec<Arc>,
     shortcuts: usize,
-    core: usize,
+    /// Per core index: the subgoal, its position and its landmark distances; per subgoal:
+    /// its core index or `NONE`.
+    core_node: Vec<u32>,
+    core_xy: Vec<(i32, i32)>,
+    core_info: Vec<Info>,
+    core_of: Vec<u32>,
+    /// Edges of core index i within the core: `core_arcs[core_first[i]..core_first[i + 1]]`.
+    core_first: Vec<u32>,
+    core_arcs: Vec<CoreArc>,
+}
+
+/// An edge within the core: its target's core index and its length.
+#[derive(Clone, Copy, Debug)]
+struct CoreArc {
+    to: u32,
+    w: u64,
 }
 
 /// Bounded Dijkstra searches on the graph being contracted.
@@ -81,6 +96,9 @@ struct Witness {
     open: BinaryHeap<Reverse<(u64, u64, u32)>>,
     xy: Vec<(i32, i32)>,
     steps: (u64, u64),
+    /// (generation, length) of the edge from the current source, per node.
+    near: Vec<(u32, u64)>,
+    near_gen: u32,
 }
 
 impl Witness {
@@ -90,6 +108,8 @@ impl Witness {
             open: BinaryHeap::new(),
             xy: sg.xy.clone(),
             steps,
+            near: vec![(0, 0); m],
+            near_gen: 0,
             dist: vec![0; m],
             stamp: vec![0; m],
             generation: 0,
@@ -158,13 +178,40 @@ impl Witness {
         false
     }
 
-    /// The shortcuts contracting `v` (neighbours `nb`) needs, as (u, w, length).
-    fn shortcuts(&mut self, adj: &[Vec<Arc>], v: u32, nb: &[Arc], out: &mut Vec<(u32, u32, u64)>) {
+    /// The shortcuts contracting `v` (neighbours `nb`) needs, as (u, w, length): those without
+    /// a witness of one or two edges and, if `search`, none found by `witnessed` either.
+    fn shortcuts(
+        &mut self,
+        adj: &[Vec<Arc>],
+        v: u32,
+        nb: &[Arc],
+        out: &mut Vec<(u32, u32, u64)>,
+        search: bool,
+    ) {
         out.clear();
         for (i, a) in nb.iter().enumerate() {
+            if i + 1 == nb.len() {
+                break;
+            }
+            // Paths of one and two edges first, from a table of a's neighbours.
+            self.near_gen += 1;
+            let g = self.near_gen;
+            for x in &adj[a.to as usize] {
+                if x.to != v {
+                    self.near[x.to as usize] = (g, x.w);
+                }
+            }
             for b in &nb[i + 1..] {
+                let near = |x: u32| match self.near[x as usize] {
+                    (s, w) if s == g => w,
+                    _ => u64::MAX,
+                };
                 let need = a.w + b.w;
-                if !self.witnessed(adj, (a.to, b.to, v), need) {
+                let short = near(b.to) <= need
+                    || adj[b.to as usize]
+                        .iter()
+                        .any(|x| x.to != v && near(x.to).saturating_add(x.w) <= need);
+                if !short && !(search && self.witnessed(adj, (a.to, b.to, v), need)) {
                     out.push((a.to, b.to, need));
                 }
             }
@@ -219,7 +266,8 @@ impl Hierarchy {
         let mut witness = Witness::new(sg, (straight, diagonal));
         let mut found = Vec::new();
         let mut gone = vec![0i64; m];
-        let priority = |witness: &mut Witness,
+        let priority = |search: bool,
+                        witness: &mut Witness,
                         adj: &[Vec<Arc>],
                         gone: &[i64],
                         v: u32,
@@ -229,12 +277,14 @@ impl Hierarchy {
                 found.clear();
                 return i64::MAX;
             }
-            witness.shortcuts(adj, v, nb, found);
+            witness.shortcuts(adj, v, nb, found, search);
             2 * (found.len() as i64 - nb.len() as i64) + gone[v as usize]
         };
+        // First priorities from witnesses of one or two edges only (a shortcut too many at
+        // worst: the priority is an overestimate, corrected when the subgoal is taken).
         let mut heap = BinaryHeap::with_capacity(m);
         for v in 0..m as u32 {
-            let p = priority(&mut witness, &adj, &gone, v, &mut found);
+            let p = priority(false, &mut witness, &adj, &gone, v, &mut found);
             heap.push(Reverse((p, v)));
         }
         let mut rank = vec![NONE; m];
@@ -245,7 +295,8 @@ impl Hierarchy {
             if rank[v as usize] != NONE {
                 continue;
             }
-            let p = priority(&mut witness, &adj, &gone, v, &mut found);
+            // Re-evaluated when taken: other contractions change its edges and witnesses.
+            let p = priority(true, &mut witness, &adj, &gone, v, &mut found);
             if let Some(&Reverse((next, _))) = heap.peek() {
                 if p > next {
                     heap.push(Reverse((p, v)));
@@ -287,7 +338,24 @@ impl Hierarchy {
             }
         }
         first.push(up.len() as u32);
-        let core = m - order as usize;
+        // The core, numbered in subgoal order (so along the Z-order curve) and packed.
+        let core_node: Vec<u32> = (0..m as u32)
+            .filter(|&v| rank[v as usize] == NONE)
+            .collect();
+        let mut core_of = vec![NONE; m];
+        for (i, &v) in core_node.iter().enumerate() {
+            core_of[v as usize] = i as u32;
+        }
+        let mut core_first = Vec::with_capacity(core_node.len() + 1);
+        let mut core_arcs = Vec::new();
+        for &v in &core_node {
+            core_first.push(core_arcs.len() as u32);
+            core_arcs.extend(adj[v as usize].iter().map(|a| CoreArc {
+                to: core_of[a.to as usize],
+                w: a.w,
+            }));
+        }
+        core_first.push(core_arcs.len() as u32);
         Hierarchy {
             straight,
             diagonal,
@@ -295,7 +363,12 @@ impl Hierarchy {
             first,
             up,
             shortcuts,
-            core,
+            core_xy: core_node.iter().map(|&v| sg.xy[v as usize]).collect(),
+            core_info: core_node.iter().map(|&v| sg.info[v as usize]).collect(),
+            core_node,
+            core_of,
+            core_first,
+            core_arcs,
         }
     }
 
@@ -306,12 +379,17 @@ impl Hierarchy {
 
     /// Subgoals left uncontracted (the core).
     pub fn core(&self) -> usize {
-        self.core
+        self.core_node.len()
     }
 
     /// Bytes held.
     pub fn bytes(&self) -> usize {
-        self.rank.len() * 4 + self.first.len() * 4 + self.up.len() * std::mem::size_of::<Arc>()
+        self.rank.len() * 8
+            + self.first.len() * 4
+            + self.up.len() * std::mem::size_of::<Arc>()
+            + self.core_node.len() * (12 + std::mem::size_of::<Info>())
+            + self.core_first.len() * 4
+            + self.core_arcs.len() * std::mem::size_of::<CoreArc>()
     }
 
     fn arcs(&self, u: u32) -> &[Arc] {
@@ -355,6 +433,19 @@ struct Side {
 
 const CLOSED: u32 = 1 << 31;
 
+/// The core search's state of a core subgoal.
+#[derive(Clone, Copy, Default)]
+struct Core {
+    /// Length from the start.
+    g: u64,
+    /// Length to the goal down the goal's climb (`u64::MAX` if it did not reach it).
+    exit: u64,
+    /// Core index of the parent, `NONE` for a subgoal entered from the start's climb.
+    parent: u32,
+    /// The generation that last touched the node, with `CLOSED` once expanded.
+    stamp: u32,
+}
+
 /// A climb reaches `v` at length `d` from `parent`: kept if shorter than before, and a
 /// meeting with the other side's climb if that is the best so far.
 fn reach(
@@ -387,10 +478,12 @@ fn reach(
 pub struct HierarchySearch {
     state: [Vec<Side>; 2],
     heap: BinaryHeap<Reverse<(u64, u32)>>,
-    open: BinaryHeap<Reverse<(u64, u64, u32)>>,
+    open: RadixHeap,
+    core: Vec<Core>,
     links: [Vec<u32>; 2],
-    /// Core subgoals the start's climb reached.
+    /// Core subgoals the start's and the goal's climbs reached.
     entries: Vec<u32>,
+    exits: Vec<u32>,
     generation: u32,
 }
 
@@ -474,6 +567,7 @@ impl HierarchySearch {
         let mut meet = NONE;
         let mut expanded = 0;
         self.entries.clear();
+        self.exits.clear();
         // The climbs: from each end up to the core (whose subgoals are reached, not expanded).
         for side in 0..2 {
             let end = if side == 0 { sxy } else { txy };
@@ -510,6 +604,8 @@ impl HierarchySearch {
                 if h.rank[u as usize] == NONE {
                     if side == 0 {
                         self.entries.push(u);
+                    } else {
+                        self.exits.push(u);
                     }
                     continue;
                 }
@@ -578,65 +674,103 @@ impl HierarchySearch {
         });
         // Landmark units to lengths, rounded down.
         let scale = h.diagonal as f64 / std::f64::consts::SQRT_2 * (1.0 - 1e-9);
-        let hcost = |v: u32| {
-            let lm = &sg.info[v as usize].lm;
+        let hcost = |c: usize| {
+            let lm = &h.core_info[c].lm;
             let mut acc = [0f32; LANDMARKS];
             for k in 0..LANDMARKS {
                 let (a, b) = (lo[k] - lm[k], lm[k] - hi[k]);
                 acc[k] = if a > b { a } else { b };
             }
             let l = acc.into_iter().fold(0f32, |x, y| if y > x { y } else { x });
-            length(node_xy(v), txy).max((l as f64 * scale) as u64)
+            let (x, y) = h.core_xy[c];
+            length((x as i64, y as i64), txy).max((l as f64 * scale) as u64)
         };
+        let cs = &mut self.core;
+        if cs.len() < h.core_node.len() {
+            cs.resize(h.core_node.len(), Core::default());
+        }
+        let fresh = Core {
+            g: u64::MAX,
+            exit: u64::MAX,
+            parent: NONE,
+            stamp: gen,
+        };
+        for &v in &self.exits {
+            let c = h.core_of[v as usize] as usize;
+            if cs[c].stamp != gen {
+                cs[c] = fresh;
+            }
+            cs[c].exit = self.state[1][v as usize].d;
+        }
         let open = &mut self.open;
         open.clear();
-        for &u in &self.entries {
-            let g = self.state[0][u as usize].d;
-            open.push(Reverse((g + hcost(u), u64::MAX - g, u)));
+        for &v in &self.entries {
+            let c = h.core_of[v as usize] as usize;
+            if cs[c].stamp != gen {
+                cs[c] = fresh;
+            }
+            let g = self.state[0][v as usize].d;
+            if g < cs[c].g {
+                cs[c].g = g;
+                open.push(g + hcost(c), c as u32);
+            }
         }
-        let (fwd, bwd) = {
-            let (a, b) = self.state.split_at_mut(1);
-            (&mut a[0], &b[0])
-        };
-        while let Some(Reverse((f, ng, u))) = open.pop() {
+        // A meeting in the core, by core index.
+        let mut core_meet = NONE;
+        while let Some((f, c)) = open.pop() {
             if f >= best {
                 break;
             }
-            let g = u64::MAX - ng;
-            let su = &mut fwd[u as usize];
-            if su.stamp == gen | CLOSED || g > su.d {
+            let cu = &mut cs[c as usize];
+            if cu.stamp != gen {
                 continue;
             }
-            su.stamp = gen | CLOSED;
+            cu.stamp = gen | CLOSED;
             expanded += 1;
-            for a in h.arcs(u) {
+            let g = cu.g;
+            if cu.exit != u64::MAX && g + cu.exit < best {
+                best = g + cu.exit;
+                core_meet = c;
+            }
+            let (a0, a1) = (
+                h.core_first[c as usize] as usize,
+                h.core_first[c as usize + 1] as usize,
+            );
+            for a in &h.core_arcs[a0..a1] {
                 let nd = g + a.w;
-                let sv = &mut fwd[a.to as usize];
-                if sv.stamp & !CLOSED == gen && (sv.stamp & CLOSED != 0 || sv.d <= nd) {
+                let cv = &mut cs[a.to as usize];
+                if cv.stamp & !CLOSED != gen {
+                    *cv = fresh;
+                } else if cv.stamp & CLOSED != 0 || cv.g <= nd {
                     continue;
                 }
-                *sv = Side {
-                    d: nd,
-                    parent: u,
-                    stamp: gen,
-                };
-                let o = bwd[a.to as usize];
-                if o.stamp == gen && nd + o.d < best {
-                    best = nd + o.d;
-                    meet = a.to;
-                }
-                open.push(Reverse((nd + hcost(a.to), u64::MAX - nd, a.to)));
+                cv.g = nd;
+                cv.parent = c;
+                open.push(nd + hcost(a.to as usize), a.to);
             }
         }
-        if meet == NONE {
+        let mut climb = Vec::new();
+        if core_meet != NONE {
+            // Through the core: back to the entry, then down the start's climb.
+            let mut c = core_meet;
+            loop {
+                climb.push(h.core_node[c as usize]);
+                if cs[c as usize].parent == NONE {
+                    break;
+                }
+                c = cs[c as usize].parent;
+            }
+            meet = h.core_node[core_meet as usize];
+        } else if meet != NONE {
+            climb.push(meet);
+        } else {
             return Outcome {
                 solution: None,
                 expanded,
             };
         }
         // The climb from the start's side, then the descent to the goal's.
-        let mut climb = vec![meet];
-        let mut v = meet;
+        let mut v = *climb.last().expect("a node");
         while self.state[0][v as usize].parent != NONE {
             v = self.state[0][v as usize].parent;
             climb.push(v);

@@ -310,25 +310,22 @@ impl MapData {
     }
 }
 
-/// Below this many free cells `auto` takes JPS+ rather than the subgoal graph.
+/// Below this many free cells `auto` takes JPS+ rather than the contraction hierarchy.
 pub const SMALL_MAP: usize = 10_000;
 
-/// The automatic choice: A* where only it applies (moves 4, energy budgets); else the subgoal
-/// graph, or JPS+ on small maps (under `SMALL_MAP` free cells), where a query takes a
-/// microsecond or two either way and the jump table's lighter expansions win.
+/// The automatic choice: A* where only it applies (moves 4, energy budgets); else the
+/// contraction hierarchy over the subgoal graph, or JPS+ on small maps (under `SMALL_MAP` free
+/// cells), where a query takes a microsecond or two either way and the jump table's lighter
+/// expansions win.
 ///
-/// Measured on the 15 benchmark maps (see docs/path.md): the subgoal graph was the fastest
-/// on 10, up to 18× ahead of JPS+ (random 40 %, 4-wide mazes, winding game maps); JPS+ won on
-/// the small arena, the open mazes and rooms by 1.15–1.3× and the city maps by 2–4.7×. Of the statistics tried (corners per free
-/// cell, free cells), none separated the city maps from the game maps where the subgoal graph
-/// wins; map size alone picks the arena.
+/// Measured on the 15 benchmark maps (see docs/path.md).
 pub fn choose(stats: &MapStats, q: &Query) -> Method {
     if q.moves == Moves::Four || q.energy.is_some() {
         Method::Astar
     } else if stats.free < SMALL_MAP {
         Method::JpsPlus
     } else {
-        Method::Subgoal
+        Method::Hierarchy
     }
 }
 
