@@ -44,11 +44,11 @@ const WITNESS_SETTLED: usize = 16;
 
 /// A subgoal with more edges than this when its turn comes is left in the core (contracting
 /// it would test too many pairs and add too many edges).
-const MAX_DEGREE: usize = 12;
+const MAX_DEGREE: usize = 16;
 
 /// A subgoal whose contraction would add more than this many edges beyond those it removes
 /// is left in the core.
-const MAX_GROWTH: i64 = 4;
+const MAX_GROWTH: i64 = 8;
 
 /// An edge: its target, the contracted subgoal a shortcut bypasses (`NONE` for an edge of
 /// the subgoal graph), and its length.
@@ -746,7 +746,14 @@ impl HierarchySearch {
                 }
                 cv.g = nd;
                 cv.parent = c;
-                open.push(nd + hcost(a.to as usize), a.to);
+                if cv.exit != u64::MAX && nd + cv.exit < best {
+                    best = nd + cv.exit;
+                    core_meet = a.to;
+                }
+                let f = nd + hcost(a.to as usize);
+                if f < best {
+                    open.push(f, a.to);
+                }
             }
         }
         let mut climb = Vec::new();
