@@ -277,12 +277,14 @@ impl MapData {
         (ms + f.ms, bytes + f.bytes)
     }
 
-    /// `width W height H free F corners C corner_density D peeled P subgoals S edges E auto M`
-    /// (the peeled cells and the subgoal graph are built for it if not yet).
+    /// `width W height H free F corners C corner_density D peeled P subgoals S edges E core K
+    /// auto M`, K being the subgoals the contraction hierarchy leaves in its core (the peeled
+    /// cells, the subgoal graph and the hierarchy for moves 8 are built for it if not yet).
     pub fn stats_line(&self) -> String {
         let s = &self.stats;
         let forest = &self.forest().value;
         let graph = &self.subgoals().value;
+        let core = self.hierarchy(Moves::Eight).value.core();
         let q = Query {
             start: (0, 0),
             goal: (0, 0),
@@ -291,7 +293,7 @@ impl MapData {
             energy: None,
         };
         format!(
-            "width {} height {} free {} corners {} corner_density {:.4} peeled {} subgoals {} edges {} auto {}",
+            "width {} height {} free {} corners {} corner_density {:.4} peeled {} subgoals {} edges {} core {} auto {}",
             self.grid.width,
             self.grid.height,
             s.free,
@@ -300,6 +302,7 @@ impl MapData {
             forest.peeled,
             graph.subgoals(),
             graph.edge_count(),
+            core,
             self.choose(&q).name()
         )
     }
