@@ -536,9 +536,9 @@ proptest! {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
-    /// The contraction hierarchy on grids large enough to leave a core (subgoals with many
-    /// edges), from sparse to dense walls: Dijkstra's length and a valid path for moves 8 and
-    /// 8int, including ends on subgoals and unreachable goals.
+    /// The contraction hierarchy on 40 × 36 grids from sparse to dense walls (deep
+    /// hierarchies, many shortcuts): Dijkstra's length and a valid path for moves 8 and 8int,
+    /// including ends on subgoals and unreachable goals.
     #[test]
     fn hierarchy_equals_dijkstra_on_larger_grids(seed in any::<u64>(), walls in 3u32..45) {
         let (w, h) = (40, 36);
@@ -563,6 +563,53 @@ proptest! {
                 prop_assert_eq!(got.is_some(), dijkstra.is_some(), "{:?} {:?}", moves, (a, b));
                 if let (Some(got), Some(d)) = (&got, &dijkstra) {
                     prop_assert!((got.cost - d.cost).abs() < 1e-6, "{:?} {:?}: {} vs {}", moves, (a, b), got.cost, d.cost);
+                    check_path(&g, &q, &got.path, got.cost);
+                }
+            }
+        }
+    }
+}
+
+/// Grids where the hierarchy leaves a core: every pair of a sample against Dijkstra, so the
+/// climbs, the core search and the unpacking of shortcuts through it are all exercised.
+#[test]
+fn hierarchy_with_a_core_equals_dijkstra() {
+    for (seed, walls) in [(7u64, 8u32), (11, 5), (13, 10)] {
+        let (w, h) = (64, 64);
+        let g = random_grid(seed, w, h, walls, 0);
+        let map = MapData::new(g.clone());
+        let core = map.hierarchy(Moves::Eight).value.core();
+        assert!(core > 0, "seed {seed} walls {walls}: no core");
+        let free: Vec<(usize, usize)> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .filter(|&(x, y)| g.passable(x as i64, y as i64))
+            .collect();
+        let mut ws = Workspace::new();
+        let mut reference = Solver::new();
+        for i in 0..60 {
+            let a = free[(i * 7919) % free.len()];
+            let b = free[(i * 104_729 + 17) % free.len()];
+            for moves in [Moves::Eight, Moves::EightInt] {
+                let q = Query {
+                    start: a,
+                    goal: b,
+                    moves,
+                    heuristic: moves.default_heuristic(),
+                    energy: None,
+                };
+                let d = reference
+                    .solve(
+                        &g,
+                        &Query {
+                            heuristic: Heuristic::Zero,
+                            ..q
+                        },
+                    )
+                    .solution;
+                let got = ws.solve(&map, Method::Hierarchy, &q).solution;
+                assert_eq!(got.is_some(), d.is_some(), "{moves:?} {a:?} {b:?}");
+                if let (Some(got), Some(d)) = (got, d) {
+                    assert!((got.cost - d.cost).abs() < 1e-6, "{moves:?} {a:?} {b:?}");
                     check_path(&g, &q, &got.path, got.cost);
                 }
             }

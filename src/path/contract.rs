@@ -211,7 +211,8 @@ impl Witness {
                     || adj[b.to as usize]
                         .iter()
                         .any(|x| x.to != v && near(x.to).saturating_add(x.w) <= need);
-                if !short && !(search && self.witnessed(adj, (a.to, b.to, v), need)) {
+                let witnessed = short || (search && self.witnessed(adj, (a.to, b.to, v), need));
+                if !witnessed {
                     out.push((a.to, b.to, need));
                 }
             }
@@ -569,9 +570,8 @@ impl HierarchySearch {
         self.entries.clear();
         self.exits.clear();
         // The climbs: from each end up to the core (whose subgoals are reached, not expanded).
-        for side in 0..2 {
+        for (side, &(_, own_id, _)) in ends.iter().enumerate() {
             let end = if side == 0 { sxy } else { txy };
-            let own_id = ends[side].1;
             let (mine, theirs) = {
                 let (a, b) = self.state.split_at_mut(1);
                 if side == 0 {
