@@ -3,11 +3,12 @@
 //!
 //! Subgoals are contracted one by one, the cheapest first (twice the edges its contraction
 //! adds minus those it removes, plus its neighbours already contracted; re-evaluated when
-//! taken). Contracting a subgoal v joins each pair u, w of its remaining neighbours by a
-//! shortcut of length d(u, v) + d(v, w) unless a witness search finds a path from u to w that
-//! avoids v and is no longer: A* with the octile length, pruned at the shortcut's length and
-//! given up after `WITNESS_SETTLED` expansions (a shortcut too many costs speed, never
-//! exactness). A shortcut remembers v, so it unpacks into the edges below it. A subgoal with
+//! taken; the first priorities count only witnesses of one or two edges). Contracting a
+//! subgoal v joins each pair u, w of its remaining neighbours by a shortcut of length
+//! d(u, v) + d(v, w) unless a witness turns up, a path from u to w that avoids v and is no
+//! longer: first paths of one or two edges, read from a table of u's edges, then A* with the
+//! octile length, pruned at the shortcut's length and given up after `WITNESS_SETTLED`
+//! expansions (a shortcut too many costs speed, never exactness). A shortcut remembers v, so it unpacks into the edges below it. A subgoal with
 //! more than `MAX_DEGREE` edges when its turn comes, or whose contraction would add more than
 //! `MAX_GROWTH` edges beyond those it removes, is left uncontracted: these form the core. On
 //! random maps full contraction fills the last levels with dense cliques (seconds to build);
@@ -25,9 +26,10 @@
 //! reached offers the rest of the way. It stops when no open node's f is below the best.
 //!
 //! Lengths are integers: moves `8` use steps of 2^32 and √2·2^32 rounded, moves `8int` 10
-//! and 14. Sums of straight and diagonal steps that differ in reality differ by far more than
-//! the rounding for paths of any length a map here has, so witness tests and comparisons
-//! decide as with the real lengths.
+//! and 14. A length with n diagonal steps is off by at most n/2 units, while two real lengths
+//! that differ, with at most n diagonal steps each, differ by more than about 2^32/(3n) units
+//! (√2 is badly approximable), so below 37,000 diagonal steps every comparison decides as with
+//! the real lengths; beyond, an error would cost less than 10^-9 of the length.
 
 use super::astar::{Moves, Outcome, Prepared, Query, RadixHeap, Solution};
 use super::subgoal::{fill, Info, SubgoalGraph, LANDMARKS};
@@ -126,7 +128,7 @@ impl Witness {
 
     /// Whether a path from `from` to `to` avoiding `skip` is at most `need` long: A* with the
     /// octile length (which no edge undercuts), pruned at `need`, giving up (false) after
-    /// `cap` expansions.
+    /// `WITNESS_SETTLED` expansions.
     fn witnessed(
         &mut self,
         adj: &[Vec<Arc>],
@@ -448,10 +450,11 @@ struct Core {
 }
 
 /// A climb reaches `v` at length `d` from `parent`: kept if shorter than before, and a
-/// meeting with the other side's climb if that is the best so far.
+/// meeting with the other side's climb (`theirs`, for the second climb) if that is the best so
+/// far.
 fn reach(
     mine: &mut [Side],
-    theirs: &[Side],
+    theirs: Option<&[Side]>,
     heap: &mut BinaryHeap<Reverse<(u64, u32)>>,
     gen: u32,
     (v, d, parent): (u32, u64, u32),
@@ -467,10 +470,12 @@ fn reach(
         stamp: gen,
     };
     heap.push(Reverse((d, v)));
-    let o = theirs[v as usize];
-    if o.stamp == gen && d + o.d < *best {
-        *best = d + o.d;
-        *meet = v;
+    if let Some(theirs) = theirs {
+        let o = theirs[v as usize];
+        if o.stamp == gen && d + o.d < *best {
+            *best = d + o.d;
+            *meet = v;
+        }
     }
 }
 
@@ -572,12 +577,13 @@ impl HierarchySearch {
         // The climbs: from each end up to the core (whose subgoals are reached, not expanded).
         for (side, &(_, own_id, _)) in ends.iter().enumerate() {
             let end = if side == 0 { sxy } else { txy };
+            // The first climb has nothing to meet yet.
             let (mine, theirs) = {
                 let (a, b) = self.state.split_at_mut(1);
                 if side == 0 {
-                    (&mut a[0], &b[0])
+                    (&mut a[0], None)
                 } else {
-                    (&mut b[0], &a[0])
+                    (&mut b[0], Some(&a[0][..]))
                 }
             };
             let heap = &mut self.heap;
