@@ -6,8 +6,9 @@
 //! `tests/data/maps`); `CHARIOT_EVERY=n` takes every n-th scenario of each file (default 25,
 //! so the buckets stay spread over all lengths). Before the criterion groups (the automatic
 //! choice and `pathfinding` per map; `CHARIOT_BENCH_ALL=1` adds every method) it prints a table
-//! of its own: per map the median over 5 runs of the mean time per query of each method, the
-//! preparation alone (built afresh, median of 3) and amortised over the whole scenario file.
+//! of its own: per map the median over at least 5 runs (and a quarter of a second of runs) of
+//! the mean time per query of each method, the preparation alone (built afresh, median of 3)
+//! and amortised over the whole scenario file.
 
 use chariot::path::astar::{Moves, Query};
 use chariot::path::grid::Grid;
@@ -131,17 +132,23 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// Median over `runs` of the mean microseconds per query of `f` (which runs every query).
+/// Runs of each timing go on past the minimum count until they have taken this long, so a
+/// fast method is timed over as long a stretch as a slow one and a burst of other work on the
+/// machine cannot cover most of its runs.
+const MIN_SECONDS: f64 = 0.25;
+
+/// Median over at least `runs` runs (and `MIN_SECONDS`, at most 1000 runs) of the mean
+/// microseconds per query of `f` (which runs every query).
 fn per_query_us(queries: usize, runs: usize, mut f: impl FnMut()) -> f64 {
-    median(
-        (0..runs)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed().as_secs_f64() * 1e6 / queries.max(1) as f64
-            })
-            .collect(),
-    )
+    let start = Instant::now();
+    let mut times = Vec::new();
+    while times.len() < runs || (start.elapsed().as_secs_f64() < MIN_SECONDS && times.len() < 1000)
+    {
+        let t = Instant::now();
+        f();
+        times.push(t.elapsed().as_secs_f64() * 1e6 / queries.max(1) as f64);
+    }
+    median(times)
 }
 
 /// The methods that apply to the scenarios of `map` (8-connected, no energy).

@@ -138,6 +138,7 @@ fn scen_command_summary_line() {
     for (method, name) in [
         ("astar", "astar"),
         ("subgoal", "subgoal"),
+        ("ch", "ch"),
         ("idastar", "idastar"),
     ] {
         let out = command(&["scen", p.to_str().expect("utf-8"), "--method", method]).expect("runs");
@@ -533,6 +534,89 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+    /// The contraction hierarchy on 40 × 36 grids from sparse to dense walls (deep
+    /// hierarchies, many shortcuts): Dijkstra's length and a valid path for moves 8 and 8int,
+    /// including ends on subgoals and unreachable goals.
+    #[test]
+    fn hierarchy_equals_dijkstra_on_larger_grids(seed in any::<u64>(), walls in 3u32..45) {
+        let (w, h) = (40, 36);
+        let g = random_grid(seed, w, h, walls, 0);
+        let free: Vec<(usize, usize)> = (0..h).flat_map(|y| (0..w).map(move |x| (x, y)))
+            .filter(|&(x, y)| g.passable(x as i64, y as i64)).collect();
+        prop_assume!(free.len() >= 2);
+        let map = MapData::new(g.clone());
+        let mut ws = Workspace::new();
+        let mut reference = Solver::new();
+        let mut x = seed | 1;
+        for _ in 0..12 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let a = free[(x % free.len() as u64) as usize];
+            let b = free[((x >> 32) % free.len() as u64) as usize];
+            for moves in [Moves::Eight, Moves::EightInt] {
+                let q = Query { start: a, goal: b, moves, heuristic: moves.default_heuristic(), energy: None };
+                let dijkstra = reference.solve(&g, &Query { heuristic: Heuristic::Zero, ..q }).solution;
+                let got = ws.solve(&map, Method::Hierarchy, &q).solution;
+                prop_assert_eq!(got.is_some(), dijkstra.is_some(), "{:?} {:?}", moves, (a, b));
+                if let (Some(got), Some(d)) = (&got, &dijkstra) {
+                    prop_assert!((got.cost - d.cost).abs() < 1e-6, "{:?} {:?}: {} vs {}", moves, (a, b), got.cost, d.cost);
+                    check_path(&g, &q, &got.path, got.cost);
+                }
+            }
+        }
+    }
+}
+
+/// Grids where the hierarchy leaves a core: every pair of a sample against Dijkstra, so the
+/// climbs, the core search and the unpacking of shortcuts through it are all exercised.
+#[test]
+fn hierarchy_with_a_core_equals_dijkstra() {
+    for (seed, walls) in [(7u64, 8u32), (11, 5), (13, 10)] {
+        let (w, h) = (64, 64);
+        let g = random_grid(seed, w, h, walls, 0);
+        let map = MapData::new(g.clone());
+        let core = map.hierarchy(Moves::Eight).value.core();
+        assert!(core > 0, "seed {seed} walls {walls}: no core");
+        let free: Vec<(usize, usize)> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .filter(|&(x, y)| g.passable(x as i64, y as i64))
+            .collect();
+        let mut ws = Workspace::new();
+        let mut reference = Solver::new();
+        for i in 0..60 {
+            let a = free[(i * 7919) % free.len()];
+            let b = free[(i * 104_729 + 17) % free.len()];
+            for moves in [Moves::Eight, Moves::EightInt] {
+                let q = Query {
+                    start: a,
+                    goal: b,
+                    moves,
+                    heuristic: moves.default_heuristic(),
+                    energy: None,
+                };
+                let d = reference
+                    .solve(
+                        &g,
+                        &Query {
+                            heuristic: Heuristic::Zero,
+                            ..q
+                        },
+                    )
+                    .solution;
+                let got = ws.solve(&map, Method::Hierarchy, &q).solution;
+                assert_eq!(got.is_some(), d.is_some(), "{moves:?} {a:?} {b:?}");
+                if let (Some(got), Some(d)) = (got, d) {
+                    assert!((got.cost - d.cost).abs() < 1e-6, "{moves:?} {a:?} {b:?}");
+                    check_path(&g, &q, &got.path, got.cost);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn textbook_methods_refuse_large_maps_and_wrong_moves() {
     let big = vec![".".repeat(70); 70].join("/");
@@ -558,6 +642,7 @@ fn textbook_methods_refuse_large_maps_and_wrong_moves() {
         ("iddfs", "4"),
         ("idastar", "8"),
         ("subgoal", "8"),
+        ("ch", "8int"),
         ("jps+", "8int"),
     ] {
         let out = command(&[

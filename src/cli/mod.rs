@@ -39,7 +39,7 @@ enum Command {
     /// Grid shortest paths: `path (map F | grid F | inline ROWS) [from X Y] [to X Y]
     /// [moves 4|8|8int] [heuristic H] [energy T] [method NAME]`, `path scen FILE.scen
     /// [--map FILE.map] [--method NAME]` or `path stats FILE.map`; the method is chosen
-    /// automatically unless named (astar, jps, jps+, subgoal, iddfs, idastar).
+    /// automatically unless named (astar, jps, jps+, subgoal, ch, iddfs, idastar).
     Path {
         /// The words of the command.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]

@@ -6,6 +6,7 @@
 //! named method, `choose` names the method `auto` takes.
 
 use super::astar::{Moves, Outcome, Prepared, Query, Solver};
+use super::contract::{Hierarchy, HierarchySearch};
 use super::forest::Forest;
 use super::grid::Grid;
 use super::jps::Jps;
@@ -28,6 +29,9 @@ pub enum Method {
     JpsPlus,
     /// A* on the simple subgoal graph (8-connected, no energy).
     Subgoal,
+    /// Bidirectional upward search in a contraction hierarchy of the subgoal graph
+    /// (8-connected, no energy).
+    Hierarchy,
     /// Iterative-deepening depth-first search (moves 4; small maps).
     Iddfs,
     /// IDA* (small maps).
@@ -35,11 +39,12 @@ pub enum Method {
 }
 
 /// Every method but `Auto`, in the order reports list them.
-pub const METHODS: [Method; 6] = [
+pub const METHODS: [Method; 7] = [
     Method::Astar,
     Method::Jps,
     Method::JpsPlus,
     Method::Subgoal,
+    Method::Hierarchy,
     Method::Iddfs,
     Method::IdaStar,
 ];
@@ -53,6 +58,7 @@ impl Method {
             "jps" => Method::Jps,
             "jps+" | "jpsplus" => Method::JpsPlus,
             "subgoal" | "ssg" => Method::Subgoal,
+            "ch" | "sub-ch" | "subgoal-ch" => Method::Hierarchy,
             "iddfs" => Method::Iddfs,
             "idastar" | "ida*" => Method::IdaStar,
             _ => return None,
@@ -67,6 +73,7 @@ impl Method {
             Method::Jps => "jps",
             Method::JpsPlus => "jps+",
             Method::Subgoal => "subgoal",
+            Method::Hierarchy => "ch",
             Method::Iddfs => "iddfs",
             Method::IdaStar => "idastar",
         }
@@ -77,10 +84,9 @@ impl Method {
         let eight = q.moves != Moves::Four && q.energy.is_none();
         match self {
             Method::Auto | Method::Astar => None,
-            Method::Jps | Method::JpsPlus | Method::Subgoal if !eight => Some(format!(
-                "{} needs moves 8 or 8int and no energy budget",
-                self.name()
-            )),
+            Method::Jps | Method::JpsPlus | Method::Subgoal | Method::Hierarchy if !eight => Some(
+                format!("{} needs moves 8 or 8int and no energy budget", self.name()),
+            ),
             Method::Iddfs if q.moves != Moves::Four => {
                 Some("iddfs needs unit steps: moves 4".to_string())
             }
@@ -181,6 +187,8 @@ pub struct MapData {
     forest: OnceLock<Built<Forest>>,
     jumps: OnceLock<Built<JumpTable>>,
     subgoals: OnceLock<Built<SubgoalGraph>>,
+    /// The hierarchies for moves 8 and 8int.
+    hierarchies: [OnceLock<Built<Hierarchy>>; 2],
 }
 
 impl std::fmt::Debug for MapData {
@@ -205,6 +213,7 @@ impl MapData {
             forest: OnceLock::new(),
             jumps: OnceLock::new(),
             subgoals: OnceLock::new(),
+            hierarchies: [OnceLock::new(), OnceLock::new()],
         }
     }
 
@@ -228,17 +237,26 @@ impl MapData {
             .get_or_init(|| build(|| SubgoalGraph::new(core), SubgoalGraph::bytes))
     }
 
-    /// Whether the preparation `method` needs is built already.
+    /// The contraction hierarchy of the subgoal graph for `moves` (8 or 8int), built now if
+    /// not yet.
+    pub fn hierarchy(&self, moves: Moves) -> &Built<Hierarchy> {
+        let graph = &self.subgoals().value;
+        self.hierarchies[usize::from(moves == Moves::EightInt)]
+            .get_or_init(|| build(|| Hierarchy::new(graph, moves), Hierarchy::bytes))
+    }
+
+    /// Whether the preparation `method` needs (for moves 8) is built already.
     pub fn is_prepared(&self, method: Method) -> bool {
         match method {
             Method::JpsPlus => self.jumps.get().is_some(),
             Method::Subgoal => self.subgoals.get().is_some(),
+            Method::Hierarchy => self.hierarchies[0].get().is_some(),
             _ => true,
         }
     }
 
-    /// Builds what `method` needs; returns (milliseconds it took when built, bytes held),
-    /// the dead-end trees included.
+    /// Builds what `method` needs (for moves 8); returns (milliseconds it took when built,
+    /// bytes held), the dead-end trees (and for `Hierarchy` the subgoal graph) included.
     pub fn prepare(&self, method: Method) -> (f64, usize) {
         let (ms, bytes) = match method {
             Method::JpsPlus => {
@@ -249,18 +267,24 @@ impl MapData {
                 let b = self.subgoals();
                 (b.ms, b.bytes)
             }
+            Method::Hierarchy => {
+                let (h, g) = (self.hierarchy(Moves::Eight), self.subgoals());
+                (h.ms + g.ms, h.bytes + g.bytes)
+            }
             _ => return (0.0, 0),
         };
         let f = self.forest();
         (ms + f.ms, bytes + f.bytes)
     }
 
-    /// `width W height H free F corners C corner_density D peeled P subgoals S edges E auto M`
-    /// (the peeled cells and the subgoal graph are built for it if not yet).
+    /// `width W height H free F corners C corner_density D peeled P subgoals S edges E core K
+    /// auto M`, K being the subgoals the contraction hierarchy leaves in its core (the peeled
+    /// cells, the subgoal graph and the hierarchy for moves 8 are built for it if not yet).
     pub fn stats_line(&self) -> String {
         let s = &self.stats;
         let forest = &self.forest().value;
         let graph = &self.subgoals().value;
+        let core = self.hierarchy(Moves::Eight).value.core();
         let q = Query {
             start: (0, 0),
             goal: (0, 0),
@@ -269,7 +293,7 @@ impl MapData {
             energy: None,
         };
         format!(
-            "width {} height {} free {} corners {} corner_density {:.4} peeled {} subgoals {} edges {} auto {}",
+            "width {} height {} free {} corners {} corner_density {:.4} peeled {} subgoals {} edges {} core {} auto {}",
             self.grid.width,
             self.grid.height,
             s.free,
@@ -278,6 +302,7 @@ impl MapData {
             forest.peeled,
             graph.subgoals(),
             graph.edge_count(),
+            core,
             self.choose(&q).name()
         )
     }
@@ -288,25 +313,22 @@ impl MapData {
     }
 }
 
-/// Below this many free cells `auto` takes JPS+ rather than the subgoal graph.
+/// Below this many free cells `auto` takes JPS+ rather than the contraction hierarchy.
 pub const SMALL_MAP: usize = 10_000;
 
-/// The automatic choice: A* where only it applies (moves 4, energy budgets); else the subgoal
-/// graph, or JPS+ on small maps (under `SMALL_MAP` free cells), where a query takes a
-/// microsecond or two either way and the jump table's lighter expansions win.
+/// The automatic choice: A* where only it applies (moves 4, energy budgets); else the
+/// contraction hierarchy over the subgoal graph, or JPS+ on small maps (under `SMALL_MAP` free
+/// cells), where a query takes a microsecond or two either way and the jump table's lighter
+/// expansions win.
 ///
-/// Measured on the 15 benchmark maps (see docs/path.md): the subgoal graph was the fastest
-/// on 10, up to 18× ahead of JPS+ (random 40 %, 4-wide mazes, winding game maps); JPS+ won on
-/// the small arena, the open mazes and rooms by 1.15–1.3× and the city maps by 2–4.7×. Of the statistics tried (corners per free
-/// cell, free cells), none separated the city maps from the game maps where the subgoal graph
-/// wins; map size alone picks the arena.
+/// Measured on the 15 benchmark maps (see docs/path.md).
 pub fn choose(stats: &MapStats, q: &Query) -> Method {
     if q.moves == Moves::Four || q.energy.is_some() {
         Method::Astar
     } else if stats.free < SMALL_MAP {
         Method::JpsPlus
     } else {
-        Method::Subgoal
+        Method::Hierarchy
     }
 }
 
@@ -317,6 +339,7 @@ pub struct Workspace {
     jps: Jps,
     jpsplus: JpsPlus,
     subgoal: SubgoalSearch,
+    hierarchy: HierarchySearch,
     textbook: Textbook,
 }
 
@@ -347,6 +370,12 @@ impl Workspace {
                 let (graph, forest) = (&map.subgoals().value, &map.forest().value);
                 let search = &mut self.subgoal;
                 forest.solve(p, q, |cq| search.solve(&forest.core, graph, cq))
+            }
+            Method::Hierarchy => {
+                let (graph, forest) = (&map.subgoals().value, &map.forest().value);
+                let h = &map.hierarchy(q.moves).value;
+                let search = &mut self.hierarchy;
+                forest.solve(p, q, |cq| search.solve(&forest.core, graph, h, cq))
             }
             Method::Iddfs => self.textbook.iddfs(p, q),
             Method::IdaStar => self.textbook.idastar(p, q),

@@ -2,10 +2,11 @@
 //!
 //! `grid` reads maps (Moving AI `.map` files and text grids); `astar` searches them (4- or
 //! 8-connected, integer 10/14 costs, admissible heuristics, an energy budget with supply
-//! stations); `jps`, `jpsplus` (precomputed jumps) and `subgoal` (simple subgoal graphs) are
-//! the faster exact methods for 8-connected maps without energy; `textbook` has IDDFS and IDA*
-//! for small maps; `method` names them, prepares what they need and picks one automatically;
-//! `cache` keeps map files read and what was built for them between commands; `scen` runs
+//! stations); `jps`, `jpsplus` (precomputed jumps), `subgoal` (simple subgoal graphs) and
+//! `contract` (a contraction hierarchy over the subgoal graph) are the faster exact methods for
+//! 8-connected maps without energy; `textbook` has IDDFS and IDA* for small maps; `method`
+//! names them, prepares what they need and picks one automatically; `cache` keeps map files
+//! read and what was built for them between commands; `scen` runs
 //! Moving AI scenario files. This module runs the command in three steps: `parse` (words to a
 //! `Request` checked against its map, or a `PathError`), `solve` (the search, timed) and
 //! `format` (the answer's text).
@@ -18,10 +19,11 @@
 //! ```
 //! `inline` rows are separated by `/`. Text grids mark start `S` and goal `G`; `from`/`to`
 //! override them (and are required for Moving AI maps). NAME is `auto` (the default), `astar`,
-//! `jps`, `jps+`, `subgoal`, `iddfs` or `idastar`; `jps` alone means `method jps`.
+//! `jps`, `jps+`, `subgoal`, `ch`, `iddfs` or `idastar`; `jps` alone means `method jps`.
 
 pub mod astar;
 pub mod cache;
+pub mod contract;
 pub mod forest;
 pub mod grid;
 pub mod jps;
@@ -82,7 +84,7 @@ pub enum PathError {
     #[error("energy {0} on this map needs too many states")]
     TooManyStates(u32),
     /// A method name not known.
-    #[error("bad method '{0}': auto, astar, jps, jps+, subgoal, iddfs or idastar")]
+    #[error("bad method '{0}': auto, astar, jps, jps+, subgoal, ch, iddfs or idastar")]
     BadMethod(String),
     /// A method that cannot answer this query on this map (says why).
     #[error("{0}")]

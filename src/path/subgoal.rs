@@ -22,24 +22,24 @@ use super::astar::{key, Moves, Outcome, Prepared, Query, RadixHeap, Solution, ST
 pub struct SubgoalGraph {
     stride: usize,
     /// Per cell of the bordered layout: subgoal number + 1, or 0.
-    id: Vec<u32>,
+    pub(super) id: Vec<u32>,
     /// Per subgoal: its cell.
-    cell: Vec<u32>,
+    pub(super) cell: Vec<u32>,
     /// Per subgoal: (x, y) in the bordered layout.
-    xy: Vec<(i32, i32)>,
+    pub(super) xy: Vec<(i32, i32)>,
     /// Per cell: free cells before the next wall or subgoal, for the 4 straight `STEPS`.
     clear: Vec<[u16; 4]>,
     /// Edges of subgoal i: `edges[first[i]..first[i + 1]]`.
-    first: Vec<u32>,
-    edges: Vec<u32>,
+    pub(super) first: Vec<u32>,
+    pub(super) edges: Vec<u32>,
     /// Per edge: (dx, dy) from its source to its target (sides are at most `MAX_SIDE`), so
     /// the search has the cost without reading the target.
-    delta: Vec<(i16, i16)>,
+    pub(super) delta: Vec<(i16, i16)>,
     /// Per subgoal: its landmark distances and position, together for the search's one read.
-    info: Vec<Info>,
+    pub(super) info: Vec<Info>,
     /// A bound on the rounding of the f32 landmark distances and of the heuristic computed
     /// from them (added to it, so it stays admissible).
-    lm_eps: f32,
+    pub(super) lm_eps: f32,
 }
 
 /// What the search reads of a subgoal it reaches: its distances to the `LANDMARKS`
@@ -47,8 +47,8 @@ pub struct SubgoalGraph {
 /// landmarks' component, which all landmarks share), one aligned 32-byte read.
 #[derive(Clone, Copy)]
 #[repr(align(32))]
-struct Info {
-    lm: [f32; LANDMARKS],
+pub(super) struct Info {
+    pub(super) lm: [f32; LANDMARKS],
 }
 
 /// Landmarks of the differential heuristic.
@@ -260,7 +260,7 @@ impl SubgoalGraph {
     /// that passes no other subgoal (possibly more than once); returns whether `target` (a
     /// cell given as (x, y) in the bordered layout) lies in the swept area, i.e. is
     /// h-reachable from `c`.
-    fn sweep(
+    pub(super) fn sweep(
         &self,
         grid: &Prepared,
         c: usize,
@@ -563,7 +563,7 @@ impl SubgoalSearch {
 /// The cells of a path through `nodes` (cells of the bordered layout, each h-reachable from
 /// the one before), each leg diagonal-then-straight from its first end or, when that crosses a
 /// wall, straight-then-diagonal.
-fn fill(grid: &Prepared, nodes: &[u32]) -> Vec<(usize, usize)> {
+pub(super) fn fill(grid: &Prepared, nodes: &[u32]) -> Vec<(usize, usize)> {
     let w = grid.stride;
     let xy = |c: usize| (c % w - 1, c / w - 1);
     let mut out = vec![xy(nodes[0] as usize)];
