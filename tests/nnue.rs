@@ -298,6 +298,10 @@ fn datagen_then_train_lowers_the_validation_loss() {
         let again = record::Sample::decode(&s.encode()).unwrap().unwrap();
         assert_eq!(&again, s);
     }
+    // The training below reads the first run alone: the appended shard's games (from another
+    // seed) would otherwise be the held-out tail of the file.
+    let to_train = temp("tiny-train.bin");
+    std::fs::copy(&data, &to_train).unwrap();
     // Appending a shard from another seed: a concatenation that still reads.
     let shard = datagen::Config {
         seed: 4,
@@ -324,7 +328,7 @@ fn datagen_then_train_lowers_the_validation_loss() {
 
     let net = temp("tiny.nnue");
     let targs = train::Config {
-        data: vec![data.clone()],
+        data: vec![to_train.clone()],
         output: net.clone(),
         features: None,
         hidden: 32,
@@ -416,6 +420,7 @@ fn datagen_then_train_lowers_the_validation_loss() {
         let _ = std::fs::remove_file(f);
     }
     let _ = std::fs::remove_file(&data);
+    let _ = std::fs::remove_file(&to_train);
     let _ = std::fs::remove_file(&net);
 }
 
