@@ -32,7 +32,7 @@
 //! the real lengths; beyond, an error would cost less than 10^-9 of the length.
 
 use super::astar::{Moves, Outcome, Prepared, Query, RadixHeap, Solution};
-use super::subgoal::{fill, Info, SubgoalGraph, LANDMARKS};
+use super::subgoal::{fill, octile_cost, Info, SubgoalGraph, LANDMARKS};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -526,11 +526,7 @@ impl HierarchySearch {
         }
         let gen = self.generation;
         let (straight, diagonal) = q.moves.costs();
-        let octile = |a: (i64, i64), b: (i64, i64)| {
-            let (dx, dy) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
-            let (hi, lo) = if dx > dy { (dx, dy) } else { (dy, dx) };
-            (hi - lo) as f64 * straight + lo as f64 * diagonal
-        };
+        let octile = |a, b| octile_cost(a, b, straight, diagonal);
         let length = |a: (i64, i64), b: (i64, i64)| {
             let (dx, dy) = ((a.0 - b.0).unsigned_abs(), (a.1 - b.1).unsigned_abs());
             let (hi, lo) = if dx > dy { (dx, dy) } else { (dy, dx) };

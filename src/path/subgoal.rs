@@ -59,6 +59,14 @@ pub const LANDMARKS: usize = 8;
 const COMPONENTS: [(usize, usize); 4] = [(2, 0), (3, 0), (2, 1), (3, 1)];
 
 /// The Z-order (Morton) code of (x, y): their bits interleaved.
+/// The octile length between two cells: `straight` per straight step and `diagonal` per
+/// diagonal one, over an obstacle-free grid.
+pub(super) fn octile_cost(a: (i64, i64), b: (i64, i64), straight: f64, diagonal: f64) -> f64 {
+    let (dx, dy) = ((a.0 - b.0).unsigned_abs(), (a.1 - b.1).unsigned_abs());
+    let (hi, lo) = if dx > dy { (dx, dy) } else { (dy, dx) };
+    (hi - lo) as f64 * straight + lo as f64 * diagonal
+}
+
 fn morton(x: u32, y: u32) -> u64 {
     let spread = |v: u32| {
         let mut v = v as u64;
@@ -366,16 +374,8 @@ impl SubgoalSearch {
         }
         let gen = self.generation;
         let (straight, diagonal) = q.moves.costs();
-        let octile = |a: (i64, i64), b: (i64, i64)| {
-            let (dx, dy) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
-            let (hi, lo) = if dx > dy { (dx, dy) } else { (dy, dx) };
-            (hi - lo) as f64 * straight + lo as f64 * diagonal
-        };
-        let unit_octile = |a: (i64, i64), b: (i64, i64)| {
-            let (dx, dy) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
-            let (hi, lo) = if dx > dy { (dx, dy) } else { (dy, dx) };
-            (hi - lo) as f64 + lo as f64 * std::f64::consts::SQRT_2
-        };
+        let octile = |a, b| octile_cost(a, b, straight, diagonal);
+        let unit_octile = |a, b| octile_cost(a, b, 1.0, std::f64::consts::SQRT_2);
         let s = grid.at(q.start.0, q.start.1);
         let t = grid.at(q.goal.0, q.goal.1);
         let sxy = (q.start.0 as i64 + 1, q.start.1 as i64 + 1);
