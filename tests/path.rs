@@ -263,6 +263,14 @@ fn energy_infeasible() {
     assert!(out.starts_with("no path"), "{out}");
 }
 
+/// The passable cells of a `w` × `h` grid, row by row.
+fn free_cells(g: &Grid, w: usize, h: usize) -> Vec<(usize, usize)> {
+    (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .filter(|&(x, y)| g.passable(x as i64, y as i64))
+        .collect()
+}
+
 fn random_grid(seed: u64, w: usize, h: usize, walls: u32, stations: u32) -> Grid {
     let mut x = seed | 1;
     let mut next = move || {
@@ -295,8 +303,7 @@ proptest! {
     #[test]
     fn astar_equals_dijkstra_and_bfs(seed in any::<u64>(), w in 2usize..14, h in 2usize..14) {
         let g = random_grid(seed, w, h, 30, 8);
-        let free: Vec<(usize, usize)> = (0..h).flat_map(|y| (0..w).map(move |x| (x, y)))
-            .filter(|&(x, y)| g.passable(x as i64, y as i64)).collect();
+        let free = free_cells(&g, w, h);
         prop_assume!(free.len() >= 2);
         let a = free[(seed % free.len() as u64) as usize];
         let b = free[((seed >> 20) % free.len() as u64) as usize];
@@ -499,8 +506,7 @@ proptest! {
     #[test]
     fn every_method_equals_dijkstra(seed in any::<u64>(), w in 2usize..16, h in 2usize..16, walls in 10u32..45) {
         let g = random_grid(seed, w, h, walls, 6);
-        let free: Vec<(usize, usize)> = (0..h).flat_map(|y| (0..w).map(move |x| (x, y)))
-            .filter(|&(x, y)| g.passable(x as i64, y as i64)).collect();
+        let free = free_cells(&g, w, h);
         prop_assume!(free.len() >= 2);
         let map = MapData::new(g.clone());
         let mut ws = Workspace::new();
@@ -543,8 +549,7 @@ proptest! {
     fn hierarchy_equals_dijkstra_on_larger_grids(seed in any::<u64>(), walls in 3u32..45) {
         let (w, h) = (40, 36);
         let g = random_grid(seed, w, h, walls, 0);
-        let free: Vec<(usize, usize)> = (0..h).flat_map(|y| (0..w).map(move |x| (x, y)))
-            .filter(|&(x, y)| g.passable(x as i64, y as i64)).collect();
+        let free = free_cells(&g, w, h);
         prop_assume!(free.len() >= 2);
         let map = MapData::new(g.clone());
         let mut ws = Workspace::new();
@@ -580,10 +585,7 @@ fn hierarchy_with_a_core_equals_dijkstra() {
         let map = MapData::new(g.clone());
         let core = map.hierarchy(Moves::Eight).value.core();
         assert!(core > 0, "seed {seed} walls {walls}: no core");
-        let free: Vec<(usize, usize)> = (0..h)
-            .flat_map(|y| (0..w).map(move |x| (x, y)))
-            .filter(|&(x, y)| g.passable(x as i64, y as i64))
-            .collect();
+        let free = free_cells(&g, w, h);
         let mut ws = Workspace::new();
         let mut reference = Solver::new();
         for i in 0..60 {
