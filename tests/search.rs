@@ -43,22 +43,6 @@ fn mate_failure(epd: &common::Epd, dm: i32, bm: &[String], r: &SearchResult) -> 
     })
 }
 
-/// Node budget per position: the slowest mate of the file takes about a tenth of it.
-const MATE_NODES: u64 = 12_000_000;
-
-/// The limits of a mates.epd search: a mate for the side to move is searched as `go mate N`
-/// (stop once a mate in at most N moves is proved), a mate against it to twice its distance in
-/// plies plus eight; both within [`MATE_NODES`], so the mate must be proved by then and, by
-/// the end, reported at its exact distance.
-fn mate_limits(dm: i32) -> Limits {
-    Limits {
-        mate: (dm > 0).then_some(dm.unsigned_abs()),
-        depth: (dm < 0).then_some(2 * dm.unsigned_abs() + 8),
-        nodes: Some(MATE_NODES),
-        ..Default::default()
-    }
-}
-
 #[test]
 fn mates_epd_exact_distance_and_best_move() {
     let lines = common::read_epd(include_str!("../positions/mates.epd"));
@@ -66,7 +50,7 @@ fn mates_epd_exact_distance_and_best_move() {
     let mut failures = Vec::new();
     for epd in &lines {
         let (pos, dm, bm) = mate_case(epd);
-        let r = search(&Game::new(pos), mate_limits(dm));
+        let r = search(&Game::new(pos), common::mate_limits(dm));
         failures.extend(mate_failure(epd, dm, &bm, &r));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -83,7 +67,7 @@ fn mates_epd_exact_distance_with_the_network() {
         s.set_network(Some(chariot::eval::nnue::default_network()));
         let r = s.search(
             &Game::new(pos),
-            &mate_limits(dm),
+            &common::mate_limits(dm),
             &Arc::new(Signals::new(false)),
             &mut NullSink,
         );

@@ -27,10 +27,7 @@ fn mates(threads: usize) {
         }
         let pos: Position = epd.fen.parse().expect("valid");
         s.clear();
-        let limits = Limits {
-            depth: Some(2 * dm.unsigned_abs() + 8),
-            ..Default::default()
-        };
+        let limits = common::mate_limits(dm);
         let game = Game::new(pos.clone());
         let r = s.search(
             &game,
