@@ -377,6 +377,25 @@ fn datagen_then_train_lowers_the_validation_loss() {
     );
     assert_eq!(Network::load(&more).unwrap().hidden(), 32);
     let _ = std::fs::remove_file(&more);
+    // At a zero rate no epoch improves: the output is the starting network, and the command
+    // says so even under --quiet.
+    let same = temp("same.nnue");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .arg("train")
+        .arg(&to_train)
+        .arg("-o")
+        .arg(&same)
+        .arg("--init")
+        .arg(&net)
+        .args(["--epochs", "1", "--lr", "0", "--batch", "128"])
+        .args(["--validation", "0.2", "--threads", "1", "--quiet"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("no epoch improved"), "{stderr}");
+    assert_eq!(Network::load(&same).unwrap(), loaded);
+    let _ = std::fs::remove_file(&same);
 
     // A king-bucket network, stopped after two epochs and resumed from its checkpoint, ends
     // where four epochs in one run end (one thread: the same sums in the same order).

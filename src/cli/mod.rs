@@ -119,7 +119,16 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
             chariot::tools::nnue::datagen::run(&args.into())?;
         }
         Command::Train(args) => {
-            chariot::tools::nnue::train::run(&args.into())?;
+            let output = args.output.clone();
+            let report = chariot::tools::nnue::train::run(&args.into())?;
+            if report.best == 0 && !report.epochs.is_empty() {
+                // Said even under --quiet: the output is the starting network, unchanged.
+                eprintln!(
+                    "train: no epoch improved on the initial weights (validation loss {:.6}); {} holds them unchanged",
+                    report.initial_validation,
+                    output.display()
+                );
+            }
         }
         Command::Judge(args) => return matches::judge(&args),
         Command::Bench { depth, classical } => {
