@@ -331,8 +331,8 @@ fn datagen_then_train_lowers_the_validation_loss() {
         data: vec![to_train.clone()],
         output: net.clone(),
         features: None,
-        hidden: 32,
-        buckets: 1,
+        hidden: Some(32),
+        buckets: Some(1),
         epochs: 8,
         batch: 128,
         lr: 0.003,
@@ -359,12 +359,14 @@ fn datagen_then_train_lowers_the_validation_loss() {
     assert!(report.best > 0);
     let loaded = Network::load(&net).expect("the trained network loads");
     assert_eq!(loaded.hidden(), 32);
-    // Training goes on from a network file: it starts where that network stands.
+    // Training goes on from a network file, here widened to 64 neurons and split into two
+    // buckets: it starts where that network stands.
     let more = temp("more.nnue");
     let go_on = train::Config {
         output: more.clone(),
         init: Some(net.clone()),
-        hidden: 64, // ignored: the file's architecture is used
+        hidden: Some(64),
+        buckets: Some(2),
         epochs: 1,
         ..targs.clone()
     };
@@ -375,10 +377,11 @@ fn datagen_then_train_lowers_the_validation_loss() {
         "{} against {best}",
         again.initial_validation
     );
-    assert_eq!(Network::load(&more).unwrap().hidden(), 32);
+    let wide = Network::load(&more).unwrap();
+    assert_eq!((wide.hidden(), wide.buckets()), (64, 2));
     let _ = std::fs::remove_file(&more);
-    // At a zero rate no epoch improves: the output is the starting network, and the command
-    // says so even under --quiet.
+    // At a zero rate no epoch improves: the output is the starting network (its shape, as no
+    // other is asked for), and the command says so even under --quiet.
     let same = temp("same.nnue");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
         .arg("train")

@@ -87,12 +87,14 @@ pub struct TrainArgs {
     /// plain file grows into `king`.
     #[arg(long, value_parser = parse_features)]
     pub features: Option<Features>,
-    /// Hidden neurons per perspective (a multiple of 16).
-    #[arg(long, default_value_t = 256)]
-    pub hidden: usize,
-    /// Output buckets by piece count.
-    #[arg(long, default_value_t = 1)]
-    pub buckets: usize,
+    /// Hidden neurons per perspective, a multiple of 16 [default: 256, or with `--init` the
+    /// file's; a larger one widens the file's network, which still evaluates as before].
+    #[arg(long)]
+    pub hidden: Option<usize>,
+    /// Output buckets by piece count, 1 to 16 [default: 1, or with `--init` the file's; a
+    /// one-bucket file splits into more, each a copy of it].
+    #[arg(long)]
+    pub buckets: Option<usize>,
     /// Passes over the training data.
     #[arg(long, default_value_t = 20)]
     pub epochs: usize,
@@ -118,7 +120,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Start from this network file's weights instead of random ones (training goes on from
-    /// it; `--hidden` and `--buckets` are then the file's).
+    /// it, grown into `--features`, `--hidden` and `--buckets` when they are given).
     #[arg(long)]
     pub init: Option<PathBuf>,
     /// Write the training state (model, optimiser, epoch) to this file after every epoch.

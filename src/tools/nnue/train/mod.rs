@@ -16,6 +16,7 @@ pub mod model;
 pub mod optimiser;
 
 use crate::eval::nnue::features::Features;
+use crate::eval::nnue::network::{MAX_BUCKETS, MAX_HIDDEN};
 use crate::eval::nnue::{Network, NetworkError};
 use crate::tools::nnue::record::RecordError;
 use crate::tools::FileError;
@@ -39,10 +40,12 @@ pub struct Config {
     /// The input features (default: plain, or with `init` the file's; a plain file grows into
     /// king buckets when they are asked for).
     pub features: Option<Features>,
-    /// Hidden neurons per perspective (a multiple of 16).
-    pub hidden: usize,
-    /// Output buckets by piece count.
-    pub buckets: usize,
+    /// Hidden neurons per perspective, a multiple of 16 (default: 256, or with `init` the
+    /// file's; a larger one widens the file's network).
+    pub hidden: Option<usize>,
+    /// Output buckets by piece count, 1 to 16 (default: 1, or with `init` the file's; a
+    /// one-bucket file can be split into more).
+    pub buckets: Option<usize>,
     /// Passes over the training data.
     pub epochs: usize,
     /// Positions per mini-batch.
@@ -60,7 +63,7 @@ pub struct Config {
     /// Seed of the initial weights and of the shuffles.
     pub seed: u64,
     /// Start from this network file's weights instead of random ones (training goes on from
-    /// it; `--features`, `--hidden` and `--buckets` are then the file's).
+    /// it, grown into `features`, `hidden` and `buckets` when they are asked for).
     pub init: Option<PathBuf>,
     /// Write the training state here after every epoch.
     pub checkpoint: Option<PathBuf>,
@@ -185,6 +188,16 @@ pub enum TrainError {
     /// A hidden size or bucket count out of range.
     #[error("--hidden must be a positive multiple of 16 and --buckets 1 to 16")]
     Shape,
+    /// An `--init` network that cannot grow into the hidden size and buckets asked for.
+    #[error("{}: H = {} with {} bucket(s) cannot become H = {} with {} (H only grows; only one bucket splits)", path.display(), found.0, found.1, wanted.0, wanted.1)]
+    Grow {
+        /// The file.
+        path: PathBuf,
+        /// Its hidden size and buckets.
+        found: (usize, usize),
+        /// The ones asked for.
+        wanted: (usize, usize),
+    },
     /// The worker threads could not be started.
     #[error("threads: {0}")]
     Threads(String),
@@ -215,7 +228,8 @@ fn start(args: &Config) -> Result<Checkpoint, TrainError> {
 fn initial_model(args: &Config) -> Result<Model, TrainError> {
     let Some(p) = &args.init else {
         let features = args.features.unwrap_or(Features::Plain);
-        return Ok(Model::new(features, args.hidden, args.buckets, args.seed));
+        let (hidden, buckets) = (args.hidden.unwrap_or(256), args.buckets.unwrap_or(1));
+        return Ok(Model::new(features, hidden, buckets, args.seed));
     };
     let net = Network::load(p).map_err(|source| TrainError::Network {
         path: p.clone(),
@@ -223,12 +237,24 @@ fn initial_model(args: &Config) -> Result<Model, TrainError> {
     })?;
     let model = Model::from_network(&net).ok_or_else(|| TrainError::Scale { path: p.clone() })?;
     let wanted = args.features.unwrap_or(net.features());
-    model
+    let model = model
         .with_features(wanted)
         .ok_or_else(|| TrainError::Features {
             path: p.clone(),
             found: net.features().name(),
             wanted: wanted.name(),
+        })?;
+    let found = (model.hidden, model.buckets);
+    let wanted = (
+        args.hidden.unwrap_or(found.0),
+        args.buckets.unwrap_or(found.1),
+    );
+    model
+        .widened(wanted.0, wanted.1, args.seed)
+        .ok_or_else(|| TrainError::Grow {
+            path: p.clone(),
+            found,
+            wanted,
         })
 }
 
@@ -241,7 +267,11 @@ pub fn train(
     if split.train.is_empty() {
         return Err(TrainError::NoData);
     }
-    if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.buckets == 0 || args.buckets > 16
+    let bad_hidden = |h: usize| h == 0 || !h.is_multiple_of(16) || h > MAX_HIDDEN;
+    if args.hidden.is_some_and(bad_hidden)
+        || args
+            .buckets
+            .is_some_and(|b| !(1..=MAX_BUCKETS).contains(&b))
     {
         return Err(TrainError::Shape);
     }

@@ -280,6 +280,56 @@ impl Model {
         Some(m)
     }
 
+    /// This model with `hidden` neurons and `buckets` output buckets, evaluating as before: the
+    /// new neurons get small random input weights (in the shared rows, with a factoriser),
+    /// random biases and zero output weights, so they start silent and learn from there; a
+    /// one-bucket output layer is copied into every bucket. `None` if `hidden` is smaller than
+    /// the model's, or the buckets change from more than one.
+    pub fn widened(self, hidden: usize, buckets: usize, seed: u64) -> Option<Model> {
+        let (h0, b0) = (self.hidden, self.buckets);
+        if (hidden, buckets) == (h0, b0) {
+            return Some(self);
+        }
+        if hidden < h0 || (buckets != b0 && b0 != 1) {
+            return None;
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut m = Model::zeros(self.features, hidden, buckets);
+        let rows = self.features.inputs() + self.factor_rows();
+        // Without a factoriser every row is an input's own; with one, only the shared rows.
+        let first_random = if self.factor_rows() > 0 {
+            self.features.inputs()
+        } else {
+            0
+        };
+        for r in 0..rows {
+            let new = &mut m.params[r * hidden..(r + 1) * hidden];
+            new[..h0].copy_from_slice(&self.params[r * h0..(r + 1) * h0]);
+            if r >= first_random {
+                for w in &mut new[h0..] {
+                    *w = rng.random_range(-0.1..0.1);
+                }
+            }
+        }
+        let (bias, old_bias) = (m.bias_offset(), self.bias_offset());
+        m.params[bias..bias + h0].copy_from_slice(&self.params[old_bias..old_bias + h0]);
+        for b in &mut m.params[bias + h0..bias + hidden] {
+            *b = rng.random_range(0.0..0.2);
+        }
+        for b in 0..buckets {
+            let from = if b0 == 1 { 0 } else { b };
+            let src = self.out_offset() + from * 2 * h0;
+            let dst = m.out_offset() + b * 2 * hidden;
+            for half in 0..2 {
+                let (s, d) = (src + half * h0, dst + half * hidden);
+                m.params[d..d + h0].copy_from_slice(&self.params[s..s + h0]);
+            }
+            let out_bias = m.out_bias_offset() + b;
+            m.params[out_bias] = self.params[self.out_bias_offset() + from];
+        }
+        Some(m)
+    }
+
     /// The quantized network (weights rounded to QA and QB units; with a factoriser, each
     /// bucket's rows plus the shared rows).
     pub fn quantize(&self) -> Result<Network, NetworkError> {
@@ -338,6 +388,24 @@ mod tests {
             let kn =
                 crate::eval::nnue::accumulator::evaluate(&std::sync::Arc::new(kn.clone()), pos);
             assert_eq!(pn, kn);
+        }
+        // Widened, the king-bucket network still evaluates the same, through the engine's
+        // quantized path too; a one-bucket network splits into buckets the same way. Neither
+        // shrinks, and buckets do not re-split.
+        let one = Model::new(Features::Plain, 32, 1, 6);
+        for (before, (hidden, buckets)) in [(king.clone(), (64, 2)), (one, (48, 3))] {
+            let wide = before.clone().widened(hidden, buckets, 9).unwrap();
+            assert_eq!((wide.hidden, wide.buckets), (hidden, buckets));
+            let (bn, wn) = (before.quantize().unwrap(), wide.quantize().unwrap());
+            for pos in &positions {
+                assert!((before.evaluate(pos) - wide.evaluate(pos)).abs() < 1e-3);
+                let e = |n: &Network| {
+                    crate::eval::nnue::accumulator::evaluate(&std::sync::Arc::new(n.clone()), pos)
+                };
+                assert_eq!(e(&bn), e(&wn));
+            }
+            assert!(wide.clone().widened(hidden - 16, buckets, 9).is_none());
+            assert!(wide.widened(hidden, buckets + 1, 9).is_none());
         }
         // Back from the file: the sums, with the shared rows zero.
         let back = Model::from_network(&kn).unwrap();
