@@ -71,27 +71,35 @@ impl Model {
     pub fn new(features: Features, hidden: usize, buckets: usize, seed: u64) -> Model {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut m = Model::zeros(features, hidden, buckets);
-        // With a factoriser the shared rows start random and the buckets' own rows at zero:
-        // the model starts as a plain one.
-        let random = m.features.inputs() * hidden..m.bias_offset();
-        let random = if random.is_empty() {
-            0..m.bias_offset()
-        } else {
-            random
-        };
-        for w in &mut m.params[random] {
-            *w = rng.random_range(-0.1..0.1);
-        }
-        let ft = m.bias_offset();
-        for b in &mut m.params[ft..ft + hidden] {
-            *b = rng.random_range(0.0..0.2);
-        }
+        m.randomize_inputs(0, &mut rng);
         let a = 1.0 / ((2 * hidden) as f32).sqrt();
         let out = m.out_offset();
         for w in &mut m.params[out..out + buckets * 2 * hidden] {
             *w = rng.random_range(-a..a);
         }
         m
+    }
+
+    /// Small random input weights and biases for neurons `from..H`. With a factoriser only the
+    /// shared rows are drawn and the buckets' own rows stay zero: the neurons start as a plain
+    /// model's.
+    fn randomize_inputs(&mut self, from: usize, rng: &mut rand::rngs::StdRng) {
+        let h = self.hidden;
+        let first = if self.factor_rows() > 0 {
+            self.features.inputs()
+        } else {
+            0
+        };
+        let rows = self.features.inputs() + self.factor_rows();
+        for r in first..rows {
+            for w in &mut self.params[r * h + from..(r + 1) * h] {
+                *w = rng.random_range(-0.1..0.1);
+            }
+        }
+        let ft = self.bias_offset();
+        for b in &mut self.params[ft + from..ft + h] {
+            *b = rng.random_range(0.0..0.2);
+        }
     }
 
     /// A model with every parameter zero.
@@ -293,29 +301,13 @@ impl Model {
         if hidden < h0 || (buckets != b0 && b0 != 1) {
             return None;
         }
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut m = Model::zeros(self.features, hidden, buckets);
-        let rows = self.features.inputs() + self.factor_rows();
-        // Without a factoriser every row is an input's own; with one, only the shared rows.
-        let first_random = if self.factor_rows() > 0 {
-            self.features.inputs()
-        } else {
-            0
-        };
-        for r in 0..rows {
-            let new = &mut m.params[r * hidden..(r + 1) * hidden];
-            new[..h0].copy_from_slice(&self.params[r * h0..(r + 1) * h0]);
-            if r >= first_random {
-                for w in &mut new[h0..] {
-                    *w = rng.random_range(-0.1..0.1);
-                }
-            }
+        // Every row of input weights, then the biases (the row after the last).
+        for r in 0..=self.features.inputs() + self.factor_rows() {
+            m.params[r * hidden..r * hidden + h0]
+                .copy_from_slice(&self.params[r * h0..(r + 1) * h0]);
         }
-        let (bias, old_bias) = (m.bias_offset(), self.bias_offset());
-        m.params[bias..bias + h0].copy_from_slice(&self.params[old_bias..old_bias + h0]);
-        for b in &mut m.params[bias + h0..bias + hidden] {
-            *b = rng.random_range(0.0..0.2);
-        }
+        m.randomize_inputs(h0, &mut rand::rngs::StdRng::seed_from_u64(seed));
         for b in 0..buckets {
             let from = if b0 == 1 { 0 } else { b };
             let src = self.out_offset() + from * 2 * h0;
