@@ -1,12 +1,14 @@
 //! `Score`: a side-to-move value in centipawns, with the mate and rule bands of the rules
-//! document §7. The ground floor: the evaluation, the search and the protocol all speak it, and
-//! it depends on nothing else in the crate.
+//! document §7. The evaluation, the search and the protocol all speak it; of the rest of the
+//! crate it knows only the 60-move rule (`board::rules::MOVE_LIMIT_PLIES`), which bounds the
+//! mates a hash entry may claim.
 //!
 //! Bands (|v|): mates `[MATE − MAX_PLY, MATE]` (`MATE − ply` when found `ply` plies from the
 //! root); rule results (perpetual check or chase) `(BAN − MAX_PLY, BAN]`; static evaluations at
 //! most `EVAL_LIMIT`. The transposition table keeps mates relative to the node (`to_tt`,
 //! `from_tt`) and never keeps rule results, which depend on the path.
 
+use crate::board::rules::MOVE_LIMIT_PLIES;
 use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
 
 /// Deepest search ply; the bands rely on it.
@@ -127,7 +129,7 @@ impl Score {
         if !s.is_mate() {
             return s;
         }
-        if Self::MATE.0 - s.0.abs() > 120 - rule60 {
+        if Self::MATE.0 - s.0.abs() > MOVE_LIMIT_PLIES as i32 - rule60 {
             return s.mate_free_bound();
         }
         Score(if s.0 > 0 { s.0 - ply } else { s.0 + ply })

@@ -10,7 +10,22 @@
 use super::chase::{judge_cycle, Verdict};
 use super::game::Game;
 use super::piece::PieceKind;
+use super::position::Position;
 use super::square::Color;
+
+/// The 60-move rule in plies: this many plies without a capture draw (checked after a
+/// repetition verdict, which outranks it).
+pub const MOVE_LIMIT_PLIES: u16 = 120;
+
+/// Whether neither side has a rook, horse, cannon or pawn left: nobody can mate, a draw.
+#[inline]
+pub fn bare_material(pos: &Position) -> bool {
+    (pos.kind_bb(PieceKind::Rook)
+        | pos.kind_bb(PieceKind::Horse)
+        | pos.kind_bb(PieceKind::Cannon)
+        | pos.kind_bb(PieceKind::Pawn))
+    .is_empty()
+}
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,14 +111,10 @@ impl Game {
                 },
             );
         }
-        if pos.halfmove_clock() >= 120 {
+        if pos.halfmove_clock() >= MOVE_LIMIT_PLIES {
             return Some(Outcome::Draw(Reason::MoveLimit));
         }
-        let attackers = pos.kind_bb(PieceKind::Rook)
-            | pos.kind_bb(PieceKind::Horse)
-            | pos.kind_bb(PieceKind::Cannon)
-            | pos.kind_bb(PieceKind::Pawn);
-        if attackers.is_empty() {
+        if bare_material(pos) {
             return Some(Outcome::Draw(Reason::BareMaterial));
         }
         if self.moves().len() >= max_plies {

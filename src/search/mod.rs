@@ -11,12 +11,14 @@ pub mod bench;
 pub mod limits;
 pub mod negamax;
 pub mod ordering;
+pub mod params;
 pub mod skill;
 pub mod threads;
 pub mod time;
 pub mod tt;
 
 pub use limits::{Clock, Limits, Signals};
+pub use params::{ParamError, Params};
 pub use tt::Bound;
 
 use crate::board::{Game, Move, Position};
@@ -163,6 +165,10 @@ pub struct Searcher {
     mate_proven: bool,
     /// The network's accumulators, one per ply from the root, when the network evaluates.
     nnue: Option<AccumulatorStack>,
+    /// The tuning numbers.
+    params: Params,
+    /// The late move reductions of `params`, made at the start of each search.
+    lmr: params::Reductions,
 }
 
 impl Searcher {
@@ -210,7 +216,25 @@ impl Searcher {
             mate_limit: None,
             mate_proven: false,
             nnue: None,
+            lmr: params::Reductions::new(&Params::default()),
+            params: Params::default(),
         }
+    }
+
+    /// The search's tuning numbers.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// The search's tuning numbers, to change; helper threads take a copy at each search's
+    /// start.
+    pub fn params_mut(&mut self) -> &mut Params {
+        &mut self.params
+    }
+
+    /// Searches with `params` from now on.
+    pub fn set_params(&mut self, params: Params) {
+        self.params = params;
     }
 
     /// Evaluates with `net` from now on, or with the classical evaluation for `None`. The hash
@@ -315,6 +339,7 @@ impl Searcher {
         self.aborted = false;
         self.completed = false;
         self.mate_proven = false;
+        self.lmr = params::Reductions::new(&self.params);
         self.stack.clear();
         let positions = game.positions();
         // Only the part of the history that can repeat matters: since the last capture.
@@ -359,6 +384,15 @@ impl Searcher {
                 .halt
                 .as_ref()
                 .is_some_and(|h| h.load(Ordering::Relaxed))
+    }
+
+    /// Counts a node; every `POLL_NODES` nodes, checks the limits.
+    #[inline]
+    fn poll(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.check_limits();
+        }
     }
 
     /// Every `POLL_NODES` nodes (and exactly at the node limit): publish the node count, and
@@ -474,10 +508,15 @@ impl Searcher {
         let mut instability = 0.0f64;
         let n_lines = self.multipv.min(root_moves.len());
         let mut prev_lines: Vec<Line> = Vec::new();
-        let tt = Arc::clone(&self.tt);
-        let network = self.network().cloned();
-        self.pool
-            .start(game, limits, signals, &tt, self.multipv, network.as_ref());
+        self.pool.start(threads::Job {
+            game: game.clone(),
+            limits: limits.clone(),
+            signals: Arc::clone(signals),
+            tt: Arc::clone(&self.tt),
+            multipv: self.multipv,
+            network: self.network().cloned(),
+            params: self.params.clone(),
+        });
         for depth in 1..=max_depth {
             if threads::skips(self.thread_id, depth) && depth < max_depth {
                 continue;
@@ -492,12 +531,13 @@ impl Searcher {
                 } else {
                     prev_lines.get(k).map_or(Score::DRAW, |l: &Line| l.score)
                 };
-                let mut delta = 30;
-                let (mut alpha, mut beta) = if depth >= 4 && !prev.is_mate() {
-                    (prev - delta, prev + delta)
-                } else {
-                    (-Score::INFINITE, Score::INFINITE)
-                };
+                let mut delta = self.params.asp_delta;
+                let (mut alpha, mut beta) =
+                    if depth as i32 >= self.params.asp_depth && !prev.is_mate() {
+                        (prev - delta, prev + delta)
+                    } else {
+                        (-Score::INFINITE, Score::INFINITE)
+                    };
                 let score = loop {
                     let v = self.root_search(
                         &root_pos,
@@ -521,7 +561,7 @@ impl Searcher {
                         break v;
                     }
                     delta += delta;
-                    if delta > 1000 {
+                    if delta > self.params.asp_max_delta {
                         alpha = -Score::INFINITE;
                         beta = Score::INFINITE;
                     }
@@ -558,7 +598,7 @@ impl Searcher {
             if result.best != Some(best) && depth > 1 {
                 instability += 1.0;
             }
-            instability *= 0.6;
+            instability *= self.params.instability_decay;
             result.best = Some(best);
             result.ponder = pv.get(1).copied();
             result.score = score;

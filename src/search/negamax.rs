@@ -6,10 +6,11 @@
 //! Invariant: `stack[root + ply]` describes the node at `ply` (key, in-check flag, repetition
 //! window, static evaluation) and is filled by the caller before descending.
 
-use super::ordering::{capture_score, cont_index, is_capture, Context, Picker};
+use super::ordering::{capture_score, cont_index, is_capture, is_refutation, Context, Picker};
 use super::tt::{Bound, Hit};
 use super::Searcher;
 use crate::board::chase::{perpetual_chasers, unwind};
+use crate::board::rules::{bare_material, MOVE_LIMIT_PLIES};
 use crate::board::{Move, PieceKind, Position};
 use crate::eval::classical::evaluate;
 use crate::psq::VALUES;
@@ -31,13 +32,6 @@ pub struct Frame {
     pub moved: Option<(usize, Move)>,
 }
 
-/// Late-move reduction table, `[depth][move number]`.
-fn lmr(depth: i32, n: usize) -> i32 {
-    let d = depth.clamp(1, 63) as f64;
-    let m = n.clamp(1, 63) as f64;
-    (0.7 + d.ln() * m.ln() / 2.3) as i32
-}
-
 /// The stored score if its bound settles the window (alpha, beta) at this node.
 fn tt_cutoff(h: &Hit, alpha: Score, beta: Score, ply: usize, pos: &Position) -> Option<Score> {
     let s = Score::from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
@@ -56,14 +50,6 @@ fn has_pieces(pos: &Position) -> bool {
         | pos.pieces(us, PieceKind::Horse)
         | pos.pieces(us, PieceKind::Cannon))
     .any()
-}
-
-fn bare(pos: &Position) -> bool {
-    (pos.kind_bb(PieceKind::Rook)
-        | pos.kind_bb(PieceKind::Horse)
-        | pos.kind_bb(PieceKind::Cannon)
-        | pos.kind_bb(PieceKind::Pawn))
-    .is_empty()
 }
 
 impl Searcher {
@@ -170,14 +156,6 @@ impl Searcher {
         }
     }
 
-    #[inline]
-    fn poll(&mut self) {
-        self.nodes += 1;
-        if self.nodes >= self.next_poll {
-            self.check_limits();
-        }
-    }
-
     /// Alpha-beta search of a non-root node, in stages: (1) entry (check extension, drop into
     /// quiescence, node count), (2) the rules of the game, (3) mate distance pruning and the
     /// hash probe, (4) static evaluation, (5) whole-node pruning (reverse futility, null move,
@@ -216,14 +194,14 @@ impl Searcher {
             Ok(None) => false,
             Err(()) => true,
         };
-        if pos.halfmove_clock() >= 120 {
+        if pos.halfmove_clock() >= MOVE_LIMIT_PLIES {
             return if pos.count_legal() > 0 {
                 Score::DRAW
             } else {
                 Score::mated_in(ply as i32)
             };
         }
-        if bare(pos) {
+        if bare_material(pos) {
             return Score::DRAW;
         }
         if ply >= MAX_PLY as usize - 2 {
@@ -287,15 +265,24 @@ impl Searcher {
         let mut threat = false;
         if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility: far above beta with little depth left.
-            if depth <= 6
+            let p = &self.params;
+            let rfp_bonus = if improving { p.rfp_improving } else { 0 };
+            if depth <= p.rfp_depth
                 && !beta.is_decisive()
-                && eval - 85 * depth + if improving { 40 } else { 0 } >= beta
+                && eval - p.rfp_margin * depth + rfp_bonus >= beta
             {
                 return eval;
             }
             // Null move, guarded against zugzwang-prone endings (no rook, horse or cannon).
-            if null_ok && depth >= 3 && eval >= beta && has_pieces(pos) && !beta.is_decisive() {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
+            if null_ok
+                && depth >= p.nmp_depth
+                && eval >= beta
+                && has_pieces(pos)
+                && !beta.is_decisive()
+            {
+                let r = p.nmp_base
+                    + depth / p.nmp_depth_div
+                    + ((eval - beta) / p.nmp_eval_div).min(p.nmp_eval_max);
                 let child = pos.play_null();
                 self.push_frame(idx, &child, false, None, false);
                 self.push_eval(ply + 1, pos, None);
@@ -310,7 +297,7 @@ impl Searcher {
                 threat = v <= Score::mated_in(MAX_PLY);
             }
             // Razoring: hopeless at shallow depth, verify with quiescence.
-            if depth <= 2 && eval + 250 * depth < alpha {
+            if depth <= self.params.razor_depth && eval + self.params.razor_margin * depth < alpha {
                 let v = self.qsearch(pos, alpha, alpha + 1, ply);
                 if v <= alpha {
                     return v;
@@ -319,7 +306,7 @@ impl Searcher {
         }
 
         // Internal iterative reduction: a node without a hash move is searched a ply shallower.
-        if depth >= 4 && tt_move.is_none() && excluded.is_none() {
+        if depth >= self.params.iir_depth && tt_move.is_none() && excluded.is_none() {
             depth -= 1;
         }
 
@@ -362,13 +349,17 @@ impl Searcher {
             // short of its score in a shallower search; when even without it the node fails
             // high, the node is cut (multi-cut).
             let mut extension = 0;
-            if Some(m) == tt_move && depth >= 7 && ply < 2 * self.root_depth as usize {
+            if Some(m) == tt_move
+                && depth >= self.params.se_depth
+                && ply < 2 * self.root_depth as usize
+            {
+                let se_tt_depth = depth - self.params.se_tt_depth;
                 if let Some(h) = hit.filter(|h| {
-                    h.depth >= depth - 3 && matches!(h.bound, Bound::Lower | Bound::Exact)
+                    h.depth >= se_tt_depth && matches!(h.bound, Bound::Lower | Bound::Exact)
                 }) {
                     let s = Score::from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
                     if !s.is_decisive() && !repeated {
-                        let singular_beta = s - 2 * depth;
+                        let singular_beta = s - self.params.se_margin * depth;
                         self.excluded[ply] = Some(m);
                         let v = self.negamax(
                             pos,
@@ -398,11 +389,13 @@ impl Searcher {
             let quiet = !capture && !gives_check;
             if !pv_node && !in_check && !threat && quiet && best > -Score::MATE + MAX_PLY {
                 // Late move pruning and futility pruning of quiet moves.
-                let lmp = 3 + depth * depth * if improving { 2 } else { 1 };
-                if depth <= 4 && n as i32 > lmp {
+                let p = &self.params;
+                let lmp = p.lmp_base + depth * depth * if improving { 2 } else { 1 };
+                if depth <= p.lmp_depth && n as i32 > lmp {
                     continue;
                 }
-                if depth <= 3 && eval + 110 + 90 * depth <= alpha && n > 1 {
+                let futility = p.fut_base + p.fut_margin * depth;
+                if depth <= p.fut_depth && eval + futility <= alpha && n > 1 {
                     continue;
                 }
             }
@@ -416,12 +409,12 @@ impl Searcher {
                 v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
             } else {
                 let mut r = 0;
-                if depth >= 3 && n > 2 && quiet && !in_check {
-                    r = lmr(depth, n);
+                if depth >= self.params.lmr_depth && n > 2 && quiet && !in_check {
+                    r = self.lmr.get(depth, n);
                     if pv_node {
                         r -= 1;
                     }
-                    if order >= 898_000 {
+                    if is_refutation(order) {
                         r -= 1;
                     }
                     if !improving {
@@ -430,13 +423,13 @@ impl Searcher {
                     if threat {
                         r -= 2;
                     }
-                    r -= (order / 8000).clamp(-2, 2);
+                    r -= (order / self.params.lmr_history_div).clamp(-2, 2);
                     // Searching for a shorter mate than a proven one (alpha a mate for us, out
                     // of the principal variation): refuting the other moves of the root with
                     // a mate-bounded window gets no help from the whole-node pruning, so late
                     // quiet moves go shallower. A fail high is re-searched at full depth.
                     if !pv_node && alpha.get() > 0 && alpha.is_mate() {
-                        r += 2;
+                        r += self.params.lmr_mate;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -458,7 +451,9 @@ impl Searcher {
                     alpha = v;
                     self.update_pv(ply, m);
                     if alpha >= beta {
-                        let bonus = (120 * depth - 60).min(1600);
+                        let p = &self.params;
+                        let bonus =
+                            (p.hist_bonus_mul * depth - p.hist_bonus_sub).min(p.hist_bonus_max);
                         if capture {
                             self.heur.update_capture(pos, m, bonus);
                         }
@@ -591,7 +586,7 @@ impl Searcher {
                     continue;
                 }
                 let victim = pos.piece_at(m.to()).map_or(0, |p| VALUES[p.kind().index()]);
-                if stand + victim + 200 < alpha {
+                if stand + victim + self.params.qs_delta < alpha {
                     continue;
                 }
             }

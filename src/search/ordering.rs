@@ -7,6 +7,29 @@ use crate::psq::VALUES;
 /// History scores are kept within ±`HISTORY_MAX`.
 pub const HISTORY_MAX: i32 = 16_384;
 
+/// The ordering score of the hash move: above every other band.
+pub const HASH_MOVE: i32 = 2_000_000;
+/// The base of the winning and even captures' band (MVV-LVA plus an eighth of the capture
+/// history on top).
+pub const GOOD_CAPTURE: i32 = 1_000_000;
+/// The first killer's score; the second killer's is one thousand less.
+pub const KILLER: i32 = 900_000;
+/// The second killer's score.
+pub const KILLER_2: i32 = KILLER - 1_000;
+/// The counter-move's score: the bottom of the refutations' band. Quiet moves score their
+/// history and continuations below it (within ±3·`HISTORY_MAX`), losing captures far below.
+pub const COUNTER_MOVE: i32 = KILLER - 2_000;
+/// Taken off the MVV-LVA score of a capture that probably loses material.
+pub const LOSING_CAPTURE: i32 = 200_000;
+/// The score of a non-capture (an evasion) in the quiescence ordering.
+const QUIET_IN_QUIESCENCE: i32 = -1_000_000;
+
+/// Whether an ordering score from `Picker::new` is a killer's or the counter-move's.
+#[inline]
+pub fn is_refutation(order: i32) -> bool {
+    (COUNTER_MOVE..=KILLER).contains(&order)
+}
+
 /// Learnt ordering knowledge, kept between searches of one game.
 pub struct Heuristics {
     /// `history[piece][to]`: how often a quiet move of that piece to that square cut off.
@@ -131,7 +154,7 @@ pub fn capture_score(pos: &Position, m: Move) -> i32 {
     };
     let mvv_lva = victim * 16 - attacker_value / 16;
     if attacker_value > victim && pos.is_attacked(m.to(), !pos.side_to_move()) {
-        mvv_lva - 200_000
+        mvv_lva - LOSING_CAPTURE
     } else {
         mvv_lva
     }
@@ -162,20 +185,20 @@ impl Picker {
         let mut scores = [0i32; 128];
         for (i, m) in moves.iter().enumerate() {
             scores[i] = if Some(m) == ctx.tt_move {
-                2_000_000
+                HASH_MOVE
             } else if is_capture(pos, m) {
                 let s = capture_score(pos, m) + h.capture_history(pos, m) / 8;
                 if s >= 0 {
-                    1_000_000 + s
+                    GOOD_CAPTURE + s
                 } else {
                     s
                 }
             } else if Some(m) == ctx.killers[0] {
-                900_000
+                KILLER
             } else if Some(m) == ctx.killers[1] {
-                899_000
+                KILLER_2
             } else if Some(m) == ctx.counter {
-                898_000
+                COUNTER_MOVE
             } else {
                 h.quiet_score(&ctx.cont, pos, m)
             };
@@ -194,7 +217,7 @@ impl Picker {
             scores[i] = if is_capture(pos, m) {
                 capture_score(pos, m)
             } else {
-                -1_000_000
+                QUIET_IN_QUIESCENCE
             };
         }
         Picker {

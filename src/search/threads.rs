@@ -9,7 +9,7 @@
 //! thread's result is the answer; helpers only publish their node counts.
 
 use super::tt::Table;
-use super::{Limits, NullSink, Searcher, Signals};
+use super::{Limits, NullSink, Params, Searcher, Signals};
 use crate::board::Game;
 use crate::eval::nnue::Network;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -20,13 +20,16 @@ use std::thread::JoinHandle;
 /// Largest `Threads` value (helpers + the main thread).
 pub const MAX_THREADS: usize = 1024;
 
-struct Job {
-    game: Game,
-    limits: Limits,
-    signals: Arc<Signals>,
-    tt: Arc<Table>,
-    multipv: usize,
-    network: Option<Arc<Network>>,
+/// What a helper needs for one search: the main searcher's root, limits, table and settings.
+#[derive(Clone)]
+pub(super) struct Job {
+    pub game: Game,
+    pub limits: Limits,
+    pub signals: Arc<Signals>,
+    pub tt: Arc<Table>,
+    pub multipv: usize,
+    pub network: Option<Arc<Network>>,
+    pub params: Params,
 }
 
 enum Message {
@@ -73,6 +76,7 @@ impl Pool {
                             Message::Search(job) => {
                                 s.tt = job.tt;
                                 s.multipv = job.multipv;
+                                s.params = job.params;
                                 s.use_network(job.network);
                                 s.search(&job.game, &job.limits, &job.signals, &mut NullSink);
                                 // Hold no table between searches: a resize frees it at once.
@@ -101,36 +105,24 @@ impl Pool {
         }
     }
 
-    /// Starts every helper on the search of `game` (helpers ignore the clock and node limits:
-    /// the main thread ends the search).
-    pub(super) fn start(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        signals: &Arc<Signals>,
-        tt: &Arc<Table>,
-        multipv: usize,
-        network: Option<&Arc<Network>>,
-    ) {
+    /// Starts every helper on `job` (helpers ignore the clock and node limits: the main
+    /// thread ends the search).
+    pub(super) fn start(&mut self, job: Job) {
         if self.workers.is_empty() {
             return;
         }
         self.halt.store(false, Ordering::SeqCst);
-        let limits = Limits {
-            depth: limits.depth,
-            root_moves: limits.root_moves.clone(),
-            ..Limits::default()
+        let job = Job {
+            limits: Limits {
+                depth: job.limits.depth,
+                root_moves: job.limits.root_moves.clone(),
+                ..Limits::default()
+            },
+            ..job
         };
         for w in &self.workers {
             w.nodes.store(0, Ordering::Relaxed);
-            let _ = w.to.send(Message::Search(Box::new(Job {
-                game: game.clone(),
-                limits: limits.clone(),
-                signals: Arc::clone(signals),
-                tt: Arc::clone(tt),
-                multipv,
-                network: network.cloned(),
-            })));
+            let _ = w.to.send(Message::Search(Box::new(job.clone())));
         }
         self.searching = true;
     }

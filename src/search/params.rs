@@ -1,0 +1,305 @@
+//! The search's tuning numbers, in one place: margins, depth limits, reduction and history
+//! formulas. `Params::default()` is the search as it plays; the table (`Params::table`) gives
+//! each number's name, default, range and step, so that a tuner (SPSA over matches) can set any
+//! of them by name with `Params::set`.
+//!
+//! Where a number was measured on its own, its line says which section of `docs/strength.md`
+//! holds the match; the rest came with the shape of the technique and were measured only as
+//! part of it. The time allocation's constants live with it in `time`.
+
+/// A number of the search could not be set.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ParamError {
+    /// No search parameter has this name.
+    #[error("no search parameter is called '{0}'")]
+    Unknown(String),
+    /// The value is outside the parameter's range (or not a number).
+    #[error("{name} must be within {min}..={max}, not {value}")]
+    OutOfRange {
+        /// The parameter.
+        name: &'static str,
+        /// The value refused.
+        value: f64,
+        /// The smallest value allowed.
+        min: f64,
+        /// The largest value allowed.
+        max: f64,
+    },
+}
+
+/// One row of the table: a tunable number of the search.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spec {
+    /// Its name (the field of `Params`).
+    pub name: &'static str,
+    /// What it does (the field's documentation line).
+    pub doc: &'static str,
+    /// Today's value.
+    pub default: f64,
+    /// The smallest value allowed.
+    pub min: f64,
+    /// The largest value allowed.
+    pub max: f64,
+    /// A sensible perturbation for a tuner (SPSA's `c`).
+    pub step: f64,
+    /// Whether the value is a whole number (the field is an `i32`; `set` rounds).
+    pub integer: bool,
+}
+
+/// A field type of `Params`.
+trait Value: Copy {
+    const INTEGER: bool;
+    fn from_f64(v: f64) -> Self;
+    fn to_f64(self) -> f64;
+}
+
+impl Value for i32 {
+    const INTEGER: bool = true;
+    fn from_f64(v: f64) -> i32 {
+        v.round() as i32
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+}
+
+impl Value for f64 {
+    const INTEGER: bool = false;
+    fn from_f64(v: f64) -> f64 {
+        v
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+}
+
+macro_rules! params {
+    ($(
+        $(#[doc = $doc:literal])+
+        $name:ident: $ty:ident = $default:literal, $min:literal..=$max:literal, step $step:literal;
+    )*) => {
+        /// The search's tuning numbers (see the module documentation).
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct Params {
+            $(
+                $(#[doc = $doc])+
+                pub $name: $ty,
+            )*
+        }
+
+        impl Default for Params {
+            fn default() -> Params {
+                Params { $($name: $default,)* }
+            }
+        }
+
+        const TABLE: &[Spec] = &[$(
+            Spec {
+                name: stringify!($name),
+                doc: concat!($($doc),+).trim_ascii(),
+                default: $default as f64,
+                min: $min as f64,
+                max: $max as f64,
+                step: $step as f64,
+                integer: <$ty as Value>::INTEGER,
+            },
+        )*];
+
+        impl Params {
+            /// The value of the parameter `name`, if there is one.
+            pub fn get(&self, name: &str) -> Option<f64> {
+                match name {
+                    $(stringify!($name) => Some(self.$name.to_f64()),)*
+                    _ => None,
+                }
+            }
+
+            fn store(&mut self, name: &str, value: f64) {
+                match name {
+                    $(stringify!($name) => self.$name = <$ty as Value>::from_f64(value),)*
+                    _ => {}
+                }
+            }
+        }
+    };
+}
+
+params! {
+    /// Reverse futility pruning applies at this depth or less.
+    rfp_depth: i32 = 6, 1..=12, step 1;
+    /// Reverse futility margin per ply of depth (centipawns).
+    rfp_margin: i32 = 85, 20..=300, step 8;
+    /// Reverse futility: the margin is this much smaller where the evaluation is improving.
+    rfp_improving: i32 = 40, 0..=200, step 6;
+    /// The null move is tried at this depth or more.
+    nmp_depth: i32 = 3, 1..=8, step 1;
+    /// Null-move reduction: this many plies…
+    nmp_base: i32 = 3, 1..=6, step 1;
+    /// …plus one per this many plies of depth…
+    nmp_depth_div: i32 = 4, 1..=12, step 1;
+    /// …plus one per this many centipawns the evaluation exceeds beta…
+    nmp_eval_div: i32 = 200, 50..=800, step 20;
+    /// …but at most this many for the evaluation.
+    nmp_eval_max: i32 = 2, 0..=6, step 1;
+    /// Razoring applies at this depth or less.
+    razor_depth: i32 = 2, 0..=6, step 1;
+    /// Razoring margin per ply of depth (centipawns).
+    razor_margin: i32 = 250, 50..=800, step 20;
+    /// Internal iterative reduction: a node without a hash move at this depth or more is
+    /// searched a ply shallower (measured in docs/strength.md, "The search re-tuned for the
+    /// network", with the singular extension).
+    iir_depth: i32 = 4, 2..=12, step 1;
+    /// Singular extension: the hash move is tested at this depth or more (measured with the
+    /// internal iterative reduction).
+    se_depth: i32 = 7, 4..=14, step 1;
+    /// Singular extension: the hash entry must be at most this many plies shallower.
+    se_tt_depth: i32 = 3, 1..=6, step 1;
+    /// Singular extension: the test's bound lies this many centipawns per ply of depth below
+    /// the hash score.
+    se_margin: i32 = 2, 1..=8, step 1;
+    /// Late move pruning applies at this depth or less.
+    lmp_depth: i32 = 4, 1..=8, step 1;
+    /// Late move pruning: quiet moves past `lmp_base + depth²` are skipped (twice depth² where
+    /// the evaluation is improving).
+    lmp_base: i32 = 3, 1..=12, step 1;
+    /// Futility pruning of quiet moves applies at this depth or less.
+    fut_depth: i32 = 3, 1..=8, step 1;
+    /// Futility margin: this many centipawns…
+    fut_base: i32 = 110, 0..=400, step 10;
+    /// …plus this many per ply of depth.
+    fut_margin: i32 = 90, 20..=300, step 8;
+    /// Late move reductions apply at this depth or more.
+    lmr_depth: i32 = 3, 2..=8, step 1;
+    /// Late move reduction: `lmr_base + ln(depth) · ln(move number) / lmr_div` plies…
+    lmr_base: f64 = 0.7, -1.0..=2.0, step 0.1;
+    /// …with this divisor.
+    lmr_div: f64 = 2.3, 1.0..=5.0, step 0.15;
+    /// Late move reduction: one ply less (more) per this much good (bad) ordering score of a
+    /// quiet move (history and continuations), at most two either way.
+    lmr_history_div: i32 = 8000, 1000..=32000, step 500;
+    /// Late move reduction: this many plies more for late quiet moves where alpha is a proven
+    /// mate outside the principal variation (docs/strength.md, "Search changes screened in
+    /// self-play").
+    lmr_mate: i32 = 2, 0..=4, step 1;
+    /// History bonus on a cut-off: this many per ply of depth… (docs/strength.md, "The search
+    /// re-tuned for the network": linear in depth instead of 4·d²)
+    hist_bonus_mul: i32 = 120, 20..=400, step 10;
+    /// …less this many…
+    hist_bonus_sub: i32 = 60, 0..=400, step 10;
+    /// …and at most this many.
+    hist_bonus_max: i32 = 1600, 400..=4000, step 100;
+    /// Quiescence delta pruning: a capture is skipped when the stand-pat plus the victim plus
+    /// this many centipawns cannot reach alpha.
+    qs_delta: i32 = 200, 0..=1000, step 20;
+    /// Aspiration windows are used from this iteration on.
+    asp_depth: i32 = 4, 1..=10, step 1;
+    /// Aspiration window: first half-width (centipawns), doubled at each fail.
+    asp_delta: i32 = 30, 5..=200, step 4;
+    /// Aspiration window: past this half-width the window opens fully.
+    asp_max_delta: i32 = 1000, 100..=5000, step 100;
+    /// Best-move instability decays by this factor each iteration (it stretches the time
+    /// target, see `time`).
+    instability_decay: f64 = 0.6, 0.0..=1.0, step 0.05;
+}
+
+impl Params {
+    /// Every tunable number: name, what it does, default, range and step.
+    pub fn table() -> std::slice::Iter<'static, Spec> {
+        TABLE.iter()
+    }
+
+    /// The table row of `name`, if there is one.
+    pub fn spec(name: &str) -> Option<&'static Spec> {
+        TABLE.iter().find(|s| s.name == name)
+    }
+
+    /// Sets the parameter `name` to `value` (rounded to a whole number for an integer one).
+    /// Unknown names and values outside the parameter's range are refused, changing nothing.
+    pub fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
+        let spec = Params::spec(name).ok_or_else(|| ParamError::Unknown(name.to_string()))?;
+        if !(spec.min..=spec.max).contains(&value) {
+            return Err(ParamError::OutOfRange {
+                name: spec.name,
+                value,
+                min: spec.min,
+                max: spec.max,
+            });
+        }
+        self.store(spec.name, value);
+        Ok(())
+    }
+}
+
+/// The late move reductions, `[depth][move number]` (both clamped to 1..=63), computed once
+/// from `lmr_base` and `lmr_div`.
+#[derive(Clone)]
+pub struct Reductions(Box<[[i8; 64]; 64]>);
+
+impl Reductions {
+    /// The table for `p`.
+    pub fn new(p: &Params) -> Reductions {
+        let mut t = Box::new([[0i8; 64]; 64]);
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = p.lmr_base + (d as f64).ln() * (m as f64).ln() / p.lmr_div;
+                *r = (v as i32).clamp(i8::MIN as i32, i8::MAX as i32) as i8;
+            }
+        }
+        Reductions(t)
+    }
+
+    /// The reduction in plies at `depth` for the `n`th move.
+    #[inline]
+    pub fn get(&self, depth: i32, n: usize) -> i32 {
+        self.0[depth.clamp(1, 63) as usize][n.clamp(1, 63)] as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_matches_the_defaults() {
+        let p = Params::default();
+        let names: Vec<&str> = Params::table().map(|s| s.name).collect();
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len());
+        for s in Params::table() {
+            assert_eq!(p.get(s.name), Some(s.default), "{}", s.name);
+            assert!(s.min <= s.default && s.default <= s.max, "{}", s.name);
+            assert!(s.step > 0.0 && !s.doc.is_empty(), "{}", s.name);
+        }
+    }
+
+    #[test]
+    fn set_by_name() {
+        let mut p = Params::default();
+        p.set("rfp_margin", 90.4).unwrap();
+        assert_eq!(p.rfp_margin, 90);
+        p.set("lmr_div", 2.5).unwrap();
+        assert_eq!(p.lmr_div, 2.5);
+        assert!(matches!(p.set("nope", 1.0), Err(ParamError::Unknown(_))));
+        assert!(matches!(
+            p.set("asp_delta", 10_000.0),
+            Err(ParamError::OutOfRange { .. })
+        ));
+        assert!(p.set("asp_delta", f64::NAN).is_err());
+        assert_eq!(p.asp_delta, 30);
+    }
+
+    #[test]
+    fn reductions_are_the_formula() {
+        let p = Params::default();
+        let r = Reductions::new(&p);
+        for depth in -2..70 {
+            for n in 0..70usize {
+                let d = depth.clamp(1, 63) as f64;
+                let m = n.clamp(1, 63) as f64;
+                assert_eq!(r.get(depth, n), (0.7 + d.ln() * m.ln() / 2.3) as i32);
+            }
+        }
+    }
+}
