@@ -189,16 +189,7 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
         return Err(CommandError::Invalid("setoption", "no option name".into()));
     }
     if rest[0].eq_ignore_ascii_case("name") {
-        // UCI form: the square-free grammar that vampirc-uci parses.
-        let line = format!("setoption {}", rest.join(" "));
-        if let vampirc_uci::UciMessage::SetOption { name, value } = vampirc_uci::parse_one(&line) {
-            if !name.is_empty() {
-                return Ok(Command::SetOption {
-                    name,
-                    value: value.unwrap_or_default(),
-                });
-            }
-        }
+        // UCI form: the name runs up to the word `value`, the value is the rest.
         let v = rest
             .iter()
             .position(|t| t.eq_ignore_ascii_case("value"))
@@ -210,6 +201,7 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
         }
         Ok(Command::SetOption { name, value })
     } else {
+        // UCCI form: one word, then the value.
         Ok(Command::SetOption {
             name: rest[0].to_string(),
             value: rest[1..].join(" "),
@@ -433,6 +425,14 @@ mod tests {
                 value: "64".into()
             }
         );
+        assert_eq!(
+            parse("SETOPTION NAME Skill Level VALUE 5").unwrap(),
+            Command::SetOption {
+                name: "Skill Level".into(),
+                value: "5".into()
+            }
+        );
+        assert!(parse("setoption name value 5").is_err());
         assert_eq!(
             parse("setoption hashsize 32").unwrap(),
             Command::SetOption {

@@ -47,18 +47,14 @@ pub enum Event {
     Done(u64),
 }
 
-enum Outcome {
-    Search(Searcher),
-    Task(Searcher),
-}
-
 struct Running {
     /// Which search or task this is (`Event::Done` names it).
     id: u64,
     /// Set by the thread just before it writes its answer: the searcher is about to come back.
     finished: Arc<AtomicBool>,
     signals: Arc<Signals>,
-    handle: JoinHandle<Outcome>,
+    /// The thread; it hands the searcher back when it ends.
+    handle: JoinHandle<Searcher>,
     /// UCCI `ponderhit draw`: the opponent offered a draw (read when the move is written).
     draw_offer: Arc<AtomicBool>,
 }
@@ -224,23 +220,23 @@ impl Controller {
         let Some(r) = self.running.take() else {
             return true;
         };
-        let outcome = match r.handle.join() {
-            Ok(o) => o,
+        let (mut searcher, panicked) = match r.handle.join() {
+            Ok(s) => (s, false),
             Err(_) => {
                 log::error!("search thread panicked");
                 let mut s = Searcher::new(self.options.hash_mb as usize);
                 s.set_threads(self.options.threads as usize);
-                s.set_network(self.options.use_nnue.then(|| Arc::clone(&self.network)));
-                Outcome::Task(s)
+                (s, true)
             }
-        };
-        let mut searcher = match outcome {
-            Outcome::Task(s) | Outcome::Search(s) => s,
         };
         for f in self.deferred.drain(..) {
             f(&mut searcher);
         }
         self.searcher = Some(searcher);
+        if panicked {
+            // A new searcher evaluates classically: give it the evaluation the options choose.
+            self.choose_evaluation();
+        }
         if self.quitting {
             self.quitting = false;
             return self.quit();
@@ -282,13 +278,7 @@ impl Controller {
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, &value),
             Command::NewGame => self.with_searcher(Searcher::clear),
-            Command::Position(spec) => match build_game(&spec) {
-                Ok(g) => {
-                    self.game = g;
-                    self.bans.clear();
-                }
-                Err(e) => self.out.info_string(&format!("invalid position: {e}")),
-            },
+            Command::Position(spec) => self.position(&spec),
             Command::Go(args) => self.go(*args),
             Command::Stop => {
                 if self.dialect() == Dialect::Ucci {
@@ -303,50 +293,67 @@ impl Controller {
                     .filter_map(|t| pos.parse_move(t).ok())
                     .collect();
             }
-            Command::Probe(spec) => match build_game(&spec) {
-                Ok(g) => {
-                    let line = self
-                        .searcher
-                        .as_ref()
-                        .map_or_else(|| "pophash".to_string(), |s| pophash(s, g.position()));
-                    self.out.line(&line);
-                }
-                Err(e) => self.out.info_string(&format!("invalid probe: {e}")),
-            },
+            Command::Probe(spec) => self.probe(&spec),
             Command::Display => self.display(),
-            Command::Eval => {
-                let pos = self.game.position();
-                for l in crate::eval::classical::breakdown(pos).lines() {
-                    self.out.line(l);
-                }
-                let v = crate::eval::nnue::accumulator::evaluate(&self.network, pos);
-                self.out.line(&format!(
-                    "classical {} network {v} (side to move; {} in use)",
-                    crate::eval::classical::evaluate(pos),
-                    if self.options.use_nnue {
-                        "network"
-                    } else {
-                        "classical"
-                    }
-                ));
-            }
-            Command::Bench(depth) => {
-                // With the evaluation in use (the signature is the default one's).
-                let net = self.options.use_nnue.then(|| Arc::clone(&self.network));
-                self.spawn_task(move |s| {
-                    let mut buf = Vec::new();
-                    let _ = crate::search::bench::run(depth, net, &mut buf);
-                    (s, buf)
-                })
-            }
+            Command::Eval => self.eval(),
+            Command::Bench(depth) => self.bench(depth),
             Command::Path(args) => self.path(args),
-            Command::Help => {
-                for l in HELP.lines() {
-                    self.out.line(l);
-                }
-            }
+            Command::Help => self.out.line(HELP),
         }
         true
+    }
+
+    /// `position`: all or nothing.
+    fn position(&mut self, spec: &PositionSpec) {
+        match build_game(spec) {
+            Ok(g) => {
+                self.game = g;
+                self.bans.clear();
+            }
+            Err(e) => self.out.info_string(&format!("invalid position: {e}")),
+        }
+    }
+
+    /// UCCI `probe`: the hash entry of a position.
+    fn probe(&self, spec: &PositionSpec) {
+        match build_game(spec) {
+            Ok(g) => {
+                let line = self
+                    .searcher
+                    .as_ref()
+                    .map_or_else(|| "pophash".to_string(), |s| pophash(s, g.position()));
+                self.out.line(&line);
+            }
+            Err(e) => self.out.info_string(&format!("invalid probe: {e}")),
+        }
+    }
+
+    /// `eval`: the classical breakdown, then both evaluations.
+    fn eval(&self) {
+        let pos = self.game.position();
+        for l in crate::eval::classical::breakdown(pos).lines() {
+            self.out.line(l);
+        }
+        let v = crate::eval::nnue::accumulator::evaluate(&self.network, pos);
+        let in_use = if self.options.use_nnue {
+            "network"
+        } else {
+            "classical"
+        };
+        self.out.line(&format!(
+            "classical {} network {v} (side to move; {in_use} in use)",
+            crate::eval::classical::evaluate(pos),
+        ));
+    }
+
+    /// `bench`, with the evaluation in use (the signature is the default one's).
+    fn bench(&mut self, depth: Option<u32>) {
+        let net = self.options.use_nnue.then(|| Arc::clone(&self.network));
+        self.spawn(Signals::new(false), false, move |s, _, _| {
+            let mut buf = Vec::new();
+            let _ = crate::search::bench::run(depth, net, &mut buf);
+            (s, lines_of(&buf))
+        })
     }
 
     /// `path …` runs on a thread of its own, idle or searching: it touches no game or search
@@ -469,134 +476,40 @@ impl Controller {
         self.out.line(&format!("Checkers: {}", checkers.join(" ")));
     }
 
-    fn spawn_task(&mut self, f: impl FnOnce(Searcher) -> (Searcher, Vec<u8>) + Send + 'static) {
+    /// Runs `work` on a thread of its own with the searcher, and writes the text it returns
+    /// as one message; the searcher comes back with `Event::Done`. `draw` is UCCI's draw offer
+    /// (`go draw`; `ponderhit draw` sets it later).
+    fn spawn(
+        &mut self,
+        signals: Signals,
+        draw: bool,
+        work: impl FnOnce(Searcher, &Arc<Signals>, &AtomicBool) -> (Searcher, String) + Send + 'static,
+    ) {
         let Some(searcher) = self.searcher.take() else {
             return;
         };
         let out = self.out.clone();
         let events = self.events.clone();
-        let (id, finished) = self.next_run();
-        let thread_finished = Arc::clone(&finished);
-        let handle = std::thread::spawn(move || {
-            let (s, text) = f(searcher);
-            thread_finished.store(true, Ordering::SeqCst);
-            for l in String::from_utf8_lossy(&text).lines() {
-                out.line(l);
-            }
-            let _ = events.send(Event::Done(id));
-            Outcome::Task(s)
-        });
-        self.running = Some(Running {
-            id,
-            finished,
-            signals: Arc::new(Signals::new(false)),
-            handle,
-            draw_offer: Arc::new(AtomicBool::new(false)),
-        });
-    }
-
-    /// The number and the finished flag of the next search or task.
-    fn next_run(&mut self) -> (u64, Arc<AtomicBool>) {
         self.started += 1;
-        (self.started, Arc::new(AtomicBool::new(false)))
-    }
-
-    fn go(&mut self, args: GoArgs) {
-        for w in &args.warnings {
-            self.out.info_string(w);
-        }
-        let root = self.game.position().clone();
-        if let Some(depth) = args.perft {
-            let depth = depth.min(12) as u32;
-            self.spawn_task(move |s| {
-                let mut buf = Vec::new();
-                let mut timing = Vec::new();
-                let _ = crate::board::perft::run(&root, depth, 1, &mut buf, &mut timing);
-                for l in String::from_utf8_lossy(&timing).lines() {
-                    buf.extend_from_slice(format!("info string {l}\n").as_bytes());
-                }
-                (s, buf)
-            });
-            return;
-        }
-        let legal: Vec<Move> = root.legal_moves().iter().collect();
-        if legal.is_empty() {
-            self.print_no_move();
-            return;
-        }
-        let dialect = self.dialect();
-        if args.depth == Some(0) && dialect == Dialect::Ucci && !args.infinite {
-            let game = self.game.clone();
-            if let Some(s) = &mut self.searcher {
-                let v = s.quiescence_score(&game);
-                self.out
-                    .line(&format!("info depth 0 {}", score_text(dialect, v)));
-            }
-            self.out.line("nobestmove");
-            return;
-        }
-        // Root moves: bans removed, then searchmoves kept.
-        let mut allowed: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|m| !self.bans.contains(m))
-            .collect();
-        if allowed.is_empty() {
-            self.out.info_string("all moves banned; ban list ignored");
-            allowed = legal.clone();
-        }
-        let wanted: Vec<Move> = args
-            .searchmoves
-            .iter()
-            .filter_map(|t| root.parse_move(t).ok())
-            .filter(|m| allowed.contains(m))
-            .collect();
-        if !wanted.is_empty() {
-            allowed = wanted;
-        }
-        let root_moves = if allowed.len() == legal.len() {
-            Vec::new()
-        } else {
-            allowed.clone()
-        };
-        let limits = limits(&args, root.side_to_move(), &self.options, root_moves);
-        let signals = Arc::new(Signals::started_at(args.ponder, self.received));
-        let Some(mut searcher) = self.searcher.take() else {
-            return;
-        };
-        let out = self.out.clone();
-        let (multi, wdl) = (self.options.multipv > 1, self.options.show_wdl);
-        let mut sink = ProtocolSink {
-            out: out.clone(),
-            dialect,
-            multi,
-            wdl,
-        };
-        let skill = self.options.skill();
-        searcher.set_multipv(skill.lines(self.options.multipv as usize));
-        let game = self.game.clone();
-        let events = self.events.clone();
-        let thread_signals = Arc::clone(&signals);
-        let draw_offer = Arc::new(AtomicBool::new(args.draw));
-        let thread_draw_offer = Arc::clone(&draw_offer);
-        let (id, finished) = self.next_run();
-        let thread_finished = Arc::clone(&finished);
+        let id = self.started;
+        let finished = Arc::new(AtomicBool::new(false));
+        let signals = Arc::new(signals);
+        let draw_offer = Arc::new(AtomicBool::new(draw));
+        let (thread_finished, thread_signals, thread_draw_offer) = (
+            Arc::clone(&finished),
+            Arc::clone(&signals),
+            Arc::clone(&draw_offer),
+        );
         let handle = std::thread::spawn(move || {
-            let mut result = searcher.search(&game, &limits, &thread_signals, &mut sink);
-            skill.choose(&mut result, &mut rand::rng());
-            skill.take_win(&root, &allowed, &mut result);
-            // Written here, not by the controller: the move goes out the moment the search
-            // ends, with no thread hand-over on the clock's critical path.
-            let offer = thread_draw_offer.load(Ordering::SeqCst);
-            // Set before the move goes out: whatever the GUI sends once it has read the move
-            // must find the search finished.
+            let (searcher, text) = work(searcher, &thread_signals, &thread_draw_offer);
+            // Set before the answer goes out: whatever the GUI sends once it has read the
+            // answer must find the work finished.
             thread_finished.store(true, Ordering::SeqCst);
-            // The final score and counts, then the move, in one write.
-            let mut text = final_info(dialect, &result, multi, wdl);
-            text.push(bestmove_text(dialect, &root, &allowed, &result, offer));
-            out.line(&text.join("\n"));
+            if !text.is_empty() {
+                out.line(&text);
+            }
             let _ = events.send(Event::Done(id));
-            Outcome::Search(searcher)
+            searcher
         });
         self.running = Some(Running {
             id,
@@ -606,6 +519,127 @@ impl Controller {
             draw_offer,
         });
     }
+
+    /// `go`: perft, UCCI's quiescence score, or a search of the allowed root moves.
+    fn go(&mut self, args: GoArgs) {
+        for w in &args.warnings {
+            self.out.info_string(w);
+        }
+        if let Some(depth) = args.perft {
+            return self.perft(depth);
+        }
+        let root = self.game.position().clone();
+        let legal: Vec<Move> = root.legal_moves().iter().collect();
+        if legal.is_empty() {
+            return self.print_no_move();
+        }
+        if args.depth == Some(0) && self.dialect() == Dialect::Ucci && !args.infinite {
+            return self.quiescence_only();
+        }
+        let allowed = self.root_moves(&root, &legal, &args.searchmoves);
+        // Empty: every legal move (the search need not filter).
+        let restricted = if allowed.len() == legal.len() {
+            Vec::new()
+        } else {
+            allowed.clone()
+        };
+        self.search(&args, root, allowed, restricted);
+    }
+
+    /// `go perft N`: leaf counts per root move, no search.
+    fn perft(&mut self, depth: u64) {
+        let root = self.game.position().clone();
+        let depth = depth.min(12) as u32;
+        self.spawn(Signals::new(false), false, move |s, _, _| {
+            let mut buf = Vec::new();
+            let mut timing = Vec::new();
+            let _ = crate::board::perft::run(&root, depth, 1, &mut buf, &mut timing);
+            for l in String::from_utf8_lossy(&timing).lines() {
+                buf.extend_from_slice(format!("info string {l}\n").as_bytes());
+            }
+            (s, lines_of(&buf))
+        });
+    }
+
+    /// UCCI `go depth 0`: the quiescence score, then `nobestmove` (the UCCI spec's `go`).
+    fn quiescence_only(&mut self) {
+        let dialect = self.dialect();
+        let game = self.game.clone();
+        if let Some(s) = &mut self.searcher {
+            let v = s.quiescence_score(&game);
+            self.out
+                .line(&format!("info depth 0 {}", score_text(dialect, v)));
+        }
+        self.out.line("nobestmove");
+    }
+
+    /// The moves a search may play: the legal ones less the bans (all of them, with a word,
+    /// if the bans leave none), then only those of `searchmoves` if it names any of them.
+    fn root_moves(&self, root: &Position, legal: &[Move], searchmoves: &[String]) -> Vec<Move> {
+        let mut allowed: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| !self.bans.contains(m))
+            .collect();
+        if allowed.is_empty() {
+            self.out.info_string("all moves banned; ban list ignored");
+            allowed = legal.to_vec();
+        }
+        let wanted: Vec<Move> = searchmoves
+            .iter()
+            .filter_map(|t| root.parse_move(t).ok())
+            .filter(|m| allowed.contains(m))
+            .collect();
+        if wanted.is_empty() {
+            allowed
+        } else {
+            wanted
+        }
+    }
+
+    /// Starts the search of `root` on its own thread; it writes its final `info` line and its
+    /// terminal line itself. `allowed`: the moves it may play; `restricted`: the same, or
+    /// empty when they are all the legal moves.
+    fn search(&mut self, args: &GoArgs, root: Position, allowed: Vec<Move>, restricted: Vec<Move>) {
+        let dialect = self.dialect();
+        let limits = limits(args, root.side_to_move(), &self.options, restricted);
+        let (multi, wdl) = (self.options.multipv > 1, self.options.show_wdl);
+        let mut sink = ProtocolSink {
+            out: self.out.clone(),
+            dialect,
+            multi,
+            wdl,
+        };
+        let skill = self.options.skill();
+        let lines = skill.lines(self.options.multipv as usize);
+        let game = self.game.clone();
+        let signals = Signals::started_at(args.ponder, self.received);
+        self.spawn(
+            signals,
+            args.draw,
+            move |mut searcher, signals, draw_offer| {
+                searcher.set_multipv(lines);
+                let mut result = searcher.search(&game, &limits, signals, &mut sink);
+                skill.choose(&mut result, &mut rand::rng());
+                skill.take_win(&root, &allowed, &mut result);
+                // Written by this thread, not the controller: the move goes out the moment the
+                // search ends, with no thread hand-over on the clock's critical path. The final
+                // score and counts, then the move, in one write.
+                let offer = draw_offer.load(Ordering::SeqCst);
+                let mut text = final_info(dialect, &result, multi, wdl);
+                text.push(bestmove_text(dialect, &root, &allowed, &result, offer));
+                (searcher, text.join("\n"))
+            },
+        );
+    }
+}
+
+/// The lines of a task's output as one message (no final newline).
+fn lines_of(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The terminal line when the side to move has no legal move.

@@ -44,22 +44,27 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// Every option at the default of its row in `OPTIONS`.
     fn default() -> Self {
-        Options {
-            hash_mb: DEFAULT_HASH_MB,
+        let mut o = Options {
+            hash_mb: 0,
             ponder: false,
-            move_overhead: 10,
-            usemillisec: true,
-            threads: 1,
-            multipv: 1,
+            move_overhead: 0,
+            usemillisec: false,
+            threads: 0,
+            multipv: 0,
             show_wdl: false,
             analyse_mode: false,
-            skill_level: skill::MAX_LEVEL as i64,
+            skill_level: 0,
             limit_strength: false,
-            elo: skill::MAX_ELO as i64,
-            use_nnue: true,
+            elo: 0,
+            use_nnue: false,
             eval_file: String::new(),
+        };
+        for spec in OPTIONS {
+            spec.reset(&mut o);
         }
+        o
     }
 }
 
@@ -75,7 +80,7 @@ impl Options {
 }
 
 /// What a `setoption` asks the controller to do.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Effect {
     /// Nothing more (value stored or option accepted without effect).
     None,
@@ -93,72 +98,342 @@ pub enum Effect {
     ChooseEvaluation,
 }
 
+/// An option's type, default and range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A boolean (`true false on off yes no 1 0`).
+    Check {
+        /// Value at start.
+        default: bool,
+    },
+    /// An integer in `min..=max`.
+    Spin {
+        /// Value at start.
+        default: i64,
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+        /// UCCI's `hashsize 0` / `threads 0`: 0 means "the engine's choice", the default.
+        zero_is_default: bool,
+    },
+    /// An action; any value is ignored.
+    Button,
+    /// Free text (`<empty>` is the empty string).
+    Text {
+        /// Value at start.
+        default: &'static str,
+    },
+}
+
+/// Where an option's value lives in `Options`.
+enum Slot<'a> {
+    Check(&'a mut bool),
+    Spin(&'a mut i64),
+    Text(&'a mut String),
+    /// A button: nothing is stored.
+    Nothing,
+}
+
+/// One row of the option table.
+pub struct Spec {
+    /// The UCI name (as Pikafish spells it where it has the option), or `None` for a
+    /// UCCI-only option.
+    pub uci: Option<&'static str>,
+    /// The UCCI name, when the `ucci` answer announces it.
+    pub ucci: Option<&'static str>,
+    /// Further names `setoption` accepts (compared like the others).
+    pub aliases: &'static [&'static str],
+    /// Type, default and range.
+    pub kind: Kind,
+    /// What setting it asks the controller to do.
+    pub effect: Effect,
+    /// What the option does (for the manual and `help`).
+    pub doc: &'static str,
+    slot: fn(&mut Options) -> Slot<'_>,
+}
+
+/// Every option the engine has, in the order the `uci` answer lists them (Pikafish's order
+/// for the options Pikafish has). The defaults, both handshakes' announcements and `setoption`
+/// are all read from here.
+pub const OPTIONS: &[Spec] = &[
+    Spec {
+        uci: None,
+        ucci: Some("usemillisec"),
+        aliases: &[],
+        kind: Kind::Check { default: true },
+        effect: Effect::None,
+        doc: "UCCI times in milliseconds (true) or seconds",
+        slot: |o| Slot::Check(&mut o.usemillisec),
+    },
+    Spec {
+        uci: Some("Threads"),
+        ucci: Some("threads"),
+        aliases: &[],
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS as i64,
+            zero_is_default: true,
+        },
+        effect: Effect::Threads,
+        doc: "search threads (Lazy SMP)",
+        slot: |o| Slot::Spin(&mut o.threads),
+    },
+    Spec {
+        uci: Some("Hash"),
+        ucci: Some("hashsize"),
+        aliases: &[],
+        kind: Kind::Spin {
+            default: DEFAULT_HASH_MB,
+            min: 1,
+            max: MAX_HASH_MB,
+            zero_is_default: true,
+        },
+        effect: Effect::ResizeHash,
+        doc: "hash table size in MiB",
+        slot: |o| Slot::Spin(&mut o.hash_mb),
+    },
+    Spec {
+        uci: Some("Clear Hash"),
+        ucci: None,
+        aliases: &[],
+        kind: Kind::Button,
+        effect: Effect::ClearHash,
+        doc: "clear the hash table and histories",
+        slot: |_| Slot::Nothing,
+    },
+    Spec {
+        uci: Some("Ponder"),
+        ucci: Some("ponder"),
+        aliases: &[],
+        kind: Kind::Check { default: false },
+        effect: Effect::None,
+        doc: "the GUI may ask for pondering",
+        slot: |o| Slot::Check(&mut o.ponder),
+    },
+    Spec {
+        uci: Some("MultiPV"),
+        ucci: Some("multipv"),
+        aliases: &[],
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTIPV,
+            zero_is_default: false,
+        },
+        effect: Effect::None,
+        doc: "principal variations reported",
+        slot: |o| Slot::Spin(&mut o.multipv),
+    },
+    Spec {
+        uci: Some("Move Overhead"),
+        ucci: None,
+        aliases: &[],
+        kind: Kind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+            zero_is_default: false,
+        },
+        effect: Effect::None,
+        doc: "milliseconds kept back from every time budget",
+        slot: |o| Slot::Spin(&mut o.move_overhead),
+    },
+    Spec {
+        uci: Some("UCI_ShowWDL"),
+        ucci: None,
+        aliases: &[],
+        kind: Kind::Check { default: false },
+        effect: Effect::None,
+        doc: "win/draw/loss per mille on every info line with a score",
+        slot: |o| Slot::Check(&mut o.show_wdl),
+    },
+    Spec {
+        uci: Some("UCI_AnalyseMode"),
+        ucci: None,
+        aliases: &[],
+        kind: Kind::Check { default: false },
+        effect: Effect::None,
+        doc: "the GUI analyses rather than plays (the search is the same)",
+        slot: |o| Slot::Check(&mut o.analyse_mode),
+    },
+    Spec {
+        uci: Some("Skill Level"),
+        ucci: Some("skilllevel"),
+        aliases: &[],
+        kind: Kind::Spin {
+            default: skill::MAX_LEVEL as i64,
+            min: 0,
+            max: skill::MAX_LEVEL as i64,
+            zero_is_default: false,
+        },
+        effect: Effect::None,
+        doc: "playing strength, 20 = full strength",
+        slot: |o| Slot::Spin(&mut o.skill_level),
+    },
+    Spec {
+        uci: Some("UCI_LimitStrength"),
+        ucci: None,
+        aliases: &[],
+        kind: Kind::Check { default: false },
+        effect: Effect::None,
+        doc: "play at UCI_Elo (overrides Skill Level)",
+        slot: |o| Slot::Check(&mut o.limit_strength),
+    },
+    Spec {
+        uci: Some("UCI_Elo"),
+        ucci: None,
+        aliases: &[],
+        kind: Kind::Spin {
+            default: skill::MAX_ELO as i64,
+            min: skill::MIN_ELO as i64,
+            max: skill::MAX_ELO as i64,
+            zero_is_default: false,
+        },
+        effect: Effect::None,
+        doc: "the strength played with UCI_LimitStrength",
+        slot: |o| Slot::Spin(&mut o.elo),
+    },
+    Spec {
+        uci: None,
+        ucci: Some("newgame"),
+        aliases: &["ucinewgame"],
+        kind: Kind::Button,
+        effect: Effect::NewGame,
+        doc: "a new game: clear the hash table and histories",
+        slot: |_| Slot::Nothing,
+    },
+    Spec {
+        uci: Some("Use NNUE"),
+        ucci: Some("usennue"),
+        aliases: &[],
+        kind: Kind::Check { default: true },
+        effect: Effect::ChooseEvaluation,
+        doc: "evaluate with the network (true) or the classical evaluation",
+        slot: |o| Slot::Check(&mut o.use_nnue),
+    },
+    Spec {
+        uci: Some("EvalFile"),
+        ucci: Some("evalfile"),
+        aliases: &[],
+        kind: Kind::Text { default: "" },
+        effect: Effect::LoadNetwork,
+        doc: "network file to load; empty: the embedded network",
+        slot: |o| Slot::Text(&mut o.eval_file),
+    },
+];
+
+impl Spec {
+    /// Whether `setoption` name `key` (normalised) names this option.
+    fn is(&self, key: &str) -> bool {
+        self.uci
+            .into_iter()
+            .chain(self.ucci)
+            .chain(self.aliases.iter().copied())
+            .any(|n| normalise(n) == key)
+    }
+
+    /// Puts the default value in `o`.
+    fn reset(&self, o: &mut Options) {
+        match ((self.slot)(o), self.kind) {
+            (Slot::Check(b), Kind::Check { default }) => *b = default,
+            (Slot::Spin(v), Kind::Spin { default, .. }) => *v = default,
+            (Slot::Text(t), Kind::Text { default }) => *t = default.to_string(),
+            _ => {}
+        }
+    }
+
+    /// Stores `value` in `o` if it is valid for this option; `shown` names it in the error.
+    fn store(&self, o: &mut Options, shown: &str, value: &str) -> Result<(), OptionError> {
+        let value = value.trim();
+        match ((self.slot)(o), self.kind) {
+            (Slot::Check(b), Kind::Check { .. }) => {
+                *b = check(value).ok_or_else(|| OptionError::NotBoolean {
+                    name: shown.to_string(),
+                })?
+            }
+            (
+                Slot::Spin(v),
+                Kind::Spin {
+                    default,
+                    min,
+                    max,
+                    zero_is_default,
+                },
+            ) => {
+                *v = match value.parse::<i64>() {
+                    Ok(0) if zero_is_default => default,
+                    Ok(n) if (min..=max).contains(&n) => n,
+                    _ => {
+                        return Err(OptionError::NotInRange {
+                            name: shown.to_string(),
+                            min,
+                            max,
+                        })
+                    }
+                }
+            }
+            (Slot::Text(t), Kind::Text { .. }) => {
+                *t = if value == "<empty>" {
+                    String::new()
+                } else {
+                    value.to_string()
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The `option …` line announcing this option in `dialect`, if it is announced there.
+    fn announcement(&self, dialect: Dialect) -> Option<String> {
+        match dialect {
+            Dialect::Uci => {
+                let name = self.uci?.to_string();
+                let config = match self.kind {
+                    Kind::Check { default } => UciOptionConfig::Check {
+                        name,
+                        default: Some(default),
+                    },
+                    Kind::Spin {
+                        default, min, max, ..
+                    } => UciOptionConfig::Spin {
+                        name,
+                        default: Some(default),
+                        min: Some(min),
+                        max: Some(max),
+                    },
+                    Kind::Button => UciOptionConfig::Button { name },
+                    Kind::Text { default } => UciOptionConfig::String {
+                        name,
+                        default: Some(default.to_string()),
+                    },
+                };
+                Some(UciMessage::Option(config).serialize())
+            }
+            Dialect::Ucci => {
+                let name = self.ucci?;
+                let rest = match self.kind {
+                    Kind::Check { default } => format!("check default {default}"),
+                    Kind::Spin {
+                        default, min, max, ..
+                    } => format!("spin min {min} max {max} default {default}"),
+                    Kind::Button => "button".to_string(),
+                    Kind::Text { default } => format!("string default {default}"),
+                };
+                Some(format!("option {name} type {rest}").trim_end().to_string())
+            }
+        }
+    }
+}
+
 /// The handshake block between `id` and the ok line.
 pub fn announce(dialect: Dialect) -> Vec<String> {
-    match dialect {
-        Dialect::Uci => {
-            let spin = |name: &str, default, min, max| UciOptionConfig::Spin {
-                name: name.to_string(),
-                default: Some(default),
-                min: Some(min),
-                max: Some(max),
-            };
-            [
-                spin("Threads", 1, 1, MAX_THREADS as i64),
-                spin("Hash", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
-                UciOptionConfig::Button {
-                    name: "Clear Hash".into(),
-                },
-                UciOptionConfig::Check {
-                    name: "Ponder".into(),
-                    default: Some(false),
-                },
-                spin("MultiPV", 1, 1, MAX_MULTIPV),
-                spin("Move Overhead", 10, 0, 5000),
-                UciOptionConfig::Check {
-                    name: "UCI_ShowWDL".into(),
-                    default: Some(false),
-                },
-                UciOptionConfig::Check {
-                    name: "UCI_AnalyseMode".into(),
-                    default: Some(false),
-                },
-                spin("Skill Level", 20, 0, 20),
-                UciOptionConfig::Check {
-                    name: "UCI_LimitStrength".into(),
-                    default: Some(false),
-                },
-                spin(
-                    "UCI_Elo",
-                    skill::MAX_ELO as i64,
-                    skill::MIN_ELO as i64,
-                    skill::MAX_ELO as i64,
-                ),
-                UciOptionConfig::Check {
-                    name: "Use NNUE".into(),
-                    default: Some(true),
-                },
-                UciOptionConfig::String {
-                    name: "EvalFile".into(),
-                    default: Some(String::new()),
-                },
-            ]
-            .into_iter()
-            .map(|o| UciMessage::Option(o).serialize())
-            .collect()
-        }
-        Dialect::Ucci => vec![
-            "option usemillisec type check default true".into(),
-            format!("option hashsize type spin min 1 max {MAX_HASH_MB} default {DEFAULT_HASH_MB}"),
-            format!("option threads type spin min 1 max {MAX_THREADS} default 1"),
-            "option ponder type check default false".into(),
-            format!("option multipv type spin min 1 max {MAX_MULTIPV} default 1"),
-            "option skilllevel type spin min 0 max 20 default 20".into(),
-            "option newgame type button".into(),
-            "option usennue type check default true".into(),
-            "option evalfile type string default".into(),
-        ],
-    }
+    OPTIONS
+        .iter()
+        .filter_map(|spec| spec.announcement(dialect))
+        .collect()
 }
 
 /// Options accepted and ignored (protocol document §5.3), in normalised form.
@@ -224,8 +499,9 @@ pub enum OptionError {
 }
 
 impl Options {
-    /// Applies `setoption`. An unknown option is an error in UCI; in UCCI it is passed over
-    /// without a word, like the ignored ones.
+    /// Applies `setoption`: finds the option's row in `OPTIONS` and stores the value, or
+    /// keeps the old one and says why. An unknown option is an error in UCI; in UCCI it is
+    /// passed over without a word, like the ignored ones.
     pub fn set(
         &mut self,
         dialect: Dialect,
@@ -234,88 +510,14 @@ impl Options {
     ) -> Result<Effect, OptionError> {
         let key = normalise(name);
         let shown = super::command::echo(name);
-        let spin = |min: i64, max: i64, zero_default: Option<i64>| -> Result<i64, OptionError> {
-            match value.trim().parse::<i64>() {
-                Ok(0) if zero_default.is_some() => Ok(zero_default.unwrap_or(0)),
-                Ok(v) if (min..=max).contains(&v) => Ok(v),
-                _ => Err(OptionError::NotInRange {
-                    name: shown.clone(),
-                    min,
-                    max,
-                }),
-            }
-        };
-        let boolean = || {
-            check(value).ok_or_else(|| OptionError::NotBoolean {
-                name: shown.clone(),
-            })
-        };
-        match key.as_str() {
-            "hash" | "hashsize" => {
-                self.hash_mb = spin(1, MAX_HASH_MB, Some(DEFAULT_HASH_MB))?;
-                Ok(Effect::ResizeHash)
-            }
-            "threads" => {
-                self.threads = spin(1, MAX_THREADS as i64, Some(1))?;
-                Ok(Effect::Threads)
-            }
-            "clearhash" => Ok(Effect::ClearHash),
-            "newgame" | "ucinewgame" => Ok(Effect::NewGame),
-            "ponder" => {
-                self.ponder = boolean()?;
-                Ok(Effect::None)
-            }
-            "ucishowwdl" => {
-                self.show_wdl = boolean()?;
-                Ok(Effect::None)
-            }
-            "ucianalysemode" => {
-                self.analyse_mode = boolean()?;
-                Ok(Effect::None)
-            }
-            "skilllevel" => {
-                self.skill_level = spin(0, skill::MAX_LEVEL as i64, None)?;
-                Ok(Effect::None)
-            }
-            "ucilimitstrength" => {
-                self.limit_strength = boolean()?;
-                Ok(Effect::None)
-            }
-            "ucielo" => {
-                self.elo = spin(skill::MIN_ELO as i64, skill::MAX_ELO as i64, None)?;
-                Ok(Effect::None)
-            }
-            "multipv" => {
-                self.multipv = spin(1, MAX_MULTIPV, None)?;
-                Ok(Effect::None)
-            }
-            "moveoverhead" => {
-                self.move_overhead = spin(0, 5000, None)?;
-                Ok(Effect::None)
-            }
-            "usemillisec" => {
-                self.usemillisec = boolean()?;
-                Ok(Effect::None)
-            }
-            "usennue" => {
-                self.use_nnue = boolean()?;
-                Ok(Effect::ChooseEvaluation)
-            }
-            "evalfile" => {
-                let v = value.trim();
-                self.eval_file = if v == "<empty>" {
-                    String::new()
-                } else {
-                    v.to_string()
-                };
-                Ok(Effect::LoadNetwork)
-            }
-            k if IGNORED.contains(&k) => Ok(Effect::None),
-            _ => match dialect {
-                Dialect::Uci => Err(OptionError::Unknown { name: shown }),
-                Dialect::Ucci => Ok(Effect::None),
-            },
+        if let Some(spec) = OPTIONS.iter().find(|s| s.is(&key)) {
+            spec.store(self, &shown, value)?;
+            return Ok(spec.effect);
         }
+        if IGNORED.contains(&key.as_str()) || dialect == Dialect::Ucci {
+            return Ok(Effect::None);
+        }
+        Err(OptionError::Unknown { name: shown })
     }
 }
 
@@ -339,5 +541,54 @@ mod tests {
         let e = o.set(Dialect::Uci, "Nonsense", "1").unwrap_err();
         assert_eq!(e.to_string(), "unknown option Nonsense");
         assert_eq!(o.set(Dialect::Ucci, "nonsense", "1"), Ok(Effect::None));
+    }
+
+    #[test]
+    fn one_table_gives_defaults_announcements_and_setoption() {
+        let o = Options::default();
+        assert_eq!((o.hash_mb, o.threads, o.multipv), (DEFAULT_HASH_MB, 1, 1));
+        assert_eq!((o.move_overhead, o.skill_level), (10, 20));
+        assert!(o.usemillisec && o.use_nnue && !o.ponder && o.eval_file.is_empty());
+        let uci = announce(Dialect::Uci);
+        assert_eq!(
+            uci[0],
+            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}")
+        );
+        assert!(
+            uci.contains(&"option name Move Overhead type spin default 10 min 0 max 5000".into())
+        );
+        assert!(uci.contains(&"option name Clear Hash type button".into()));
+        let ucci = announce(Dialect::Ucci);
+        assert_eq!(ucci[0], "option usemillisec type check default true");
+        assert!(ucci.contains(&"option evalfile type string default".into()));
+        // Every spin takes its bounds in either name and refuses one past them, keeping the
+        // value it had.
+        for spec in OPTIONS {
+            let Kind::Spin { min, max, .. } = spec.kind else {
+                continue;
+            };
+            for name in spec.uci.into_iter().chain(spec.ucci) {
+                let mut o = Options::default();
+                assert_eq!(o.set(Dialect::Uci, name, &max.to_string()), Ok(spec.effect));
+                assert_eq!(o.set(Dialect::Uci, name, &min.to_string()), Ok(spec.effect));
+                let before = format!("{o:?}");
+                assert!(o.set(Dialect::Uci, name, &(max + 1).to_string()).is_err());
+                assert_eq!(format!("{o:?}"), before, "{name}");
+            }
+        }
+        let mut o = Options::default();
+        assert_eq!(
+            o.set(Dialect::Ucci, "hashsize", "0"),
+            Ok(Effect::ResizeHash)
+        );
+        assert_eq!(o.hash_mb, DEFAULT_HASH_MB);
+        assert_eq!(
+            o.set(Dialect::Uci, "UCI_Elo", "0").map(|_| ()),
+            Err(OptionError::NotInRange {
+                name: "UCI_Elo".into(),
+                min: skill::MIN_ELO as i64,
+                max: skill::MAX_ELO as i64
+            })
+        );
     }
 }
