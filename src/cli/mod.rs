@@ -5,6 +5,7 @@
 mod fit;
 mod matches;
 mod nnue;
+mod soak;
 
 use chariot::board::{perft, Position};
 use chariot::search::bench;
@@ -48,6 +49,9 @@ enum Command {
     /// Play games between two engines (default: this program against itself).
     #[command(args_override_self = true)]
     Match(Box<matches::MatchArgs>),
+    /// Self-play under a restless GUI: options changed at random moments, in both dialects;
+    /// every answer, clock and memory reading checked (see docs/gui.md).
+    Soak(soak::SoakArgs),
     /// Fit the evaluation's tables and weights to the results of recorded games (prints Rust
     /// constants for `eval/classical.rs`; progress on stderr with RUST_LOG=info).
     Tune(fit::TuneArgs),
@@ -99,9 +103,34 @@ impl<E: std::error::Error + 'static> From<E> for Failure {
     }
 }
 
+/// Makes the allocator serve blocks of 1 MiB and more (hash tables, networks) from the system
+/// and give them back when freed. By default glibc raises its threshold for that to the size of
+/// the largest block freed so far (up to 32 MiB); after a `Hash` change, later tables then come
+/// from the heap and stay resident once freed: `Hash` 64, 1, 64 left a process at 64 MiB +
+/// 40 MiB, its heap holding 24 MiB of old tables; with the threshold fixed, the heap keeps
+/// none. The engine allocates no such blocks per search, so searches pay nothing for it.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn return_freed_blocks() {
+    use std::ffi::c_int;
+    extern "C" {
+        fn mallopt(param: c_int, value: c_int) -> c_int;
+    }
+    const M_MMAP_THRESHOLD: c_int = -3;
+    // SAFETY: `mallopt` (glibc) sets one allocator parameter and touches no Rust memory; it is
+    // thread-safe (it takes the arena locks), and no allocation is in flight across the call.
+    unsafe {
+        mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
+/// Other allocators: nothing to set.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn return_freed_blocks() {}
+
 /// Runs the command line: the engine when there is no subcommand, else the tool.
 pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
     let Some(command) = cli.command else {
+        return_freed_blocks();
         chariot::protocol::run();
         return Ok(ExitCode::SUCCESS);
     };
@@ -131,6 +160,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
             }
         }
         Command::Judge(args) => return matches::judge(&args),
+        Command::Soak(args) => return soak::run(&args),
         Command::Bench { depth, classical } => {
             let net = (!classical).then(chariot::eval::nnue::default_network);
             bench::run(depth, net, &mut std::io::stdout())?;

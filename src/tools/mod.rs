@@ -12,6 +12,7 @@ pub mod matches;
 pub mod nnue;
 pub mod openings;
 pub mod pgn;
+pub mod soak;
 
 use std::path::{Path, PathBuf};
 
