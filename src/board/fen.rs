@@ -136,7 +136,7 @@ impl FromStr for Position {
             Some(t) => match t {
                 "w" | "W" | "r" | "R" => Color::Red,
                 "b" | "B" => Color::Black,
-                _ => return Err(FenError::BadSide(t.chars().take(8).collect())),
+                _ => return Err(FenError::BadSide(super::moves::shown(t, 8))),
             },
         };
         let _ = fields.next();

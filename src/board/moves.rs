@@ -85,9 +85,18 @@ impl Move {
     }
 }
 
-/// At most 16 characters of `s`, for error messages.
+/// At most 16 characters of `s`, for error messages (which a GUI may be shown as they are).
 pub(crate) fn truncate(s: &str) -> String {
-    s.chars().take(16).collect()
+    shown(s, 16)
+}
+
+/// At most `n` characters of `s` with every one that is not printable ASCII as `?`: what an
+/// error message may repeat of its input, since the engine's output is ASCII only.
+pub(crate) fn shown(s: &str, n: usize) -> String {
+    s.chars()
+        .take(n)
+        .map(|c| if c.is_ascii_graphic() { c } else { '?' })
+        .collect()
 }
 
 impl fmt::Display for Move {
@@ -191,9 +200,13 @@ mod tests {
             Move::parse_iccs("H2E2").map(|m| m.to_string()),
             Ok("h2e2".into())
         );
-        for bad in ["h2e", "h2h2", "z9e2", "h2e2e2", "h2é"] {
+        for bad in ["h2e", "h2h2", "z9e2", "h2e2e2"] {
             assert_eq!(Move::parse_iccs(bad), Err(MoveError::Syntax(bad.into())));
         }
+        assert_eq!(
+            Move::parse_iccs("h2\u{fffd}\0"),
+            Err(MoveError::Syntax("h2??".into()))
+        );
         let long = "x".repeat(40);
         let e = Move::parse_iccs(&long).unwrap_err();
         assert_eq!(e.to_string(), format!("malformed move {}", "x".repeat(16)));

@@ -27,7 +27,7 @@ pub struct SoakArgs {
     #[arg(long, default_value_t = 100)]
     pub margin: u64,
     /// Longest wait in ms for `readyok` (and for the answer to `stop` while pondering).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 3000)]
     pub ready_timeout: u64,
     /// Resident memory allowed beyond `Hash`, MiB.
     #[arg(long, default_value_t = 40)]

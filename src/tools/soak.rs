@@ -86,7 +86,7 @@ impl Default for Config {
             inc_ms: 10,
             maxplies: 300,
             margin_ms: 100,
-            ready_ms: 1000,
+            ready_ms: 3000,
             memory_slack_mb: 40,
             dialect: None,
             toggle_rate: 0.1,
@@ -189,8 +189,10 @@ pub struct Report {
     pub isready_sent: u64,
     /// `readyok` received.
     pub isready_answered: u64,
-    /// The slowest `readyok`, ms.
+    /// The slowest `readyok`, ms (one after a `Hash` change waits for the new table).
     pub slowest_ready_ms: f64,
+    /// The slowest `readyok` to an `isready` sent during a search, ms.
+    pub slowest_ready_in_search_ms: f64,
     /// `eval` answers checked against the network the options chose.
     pub eval_checks: u64,
     /// Processes started, UCI and UCCI.
@@ -225,6 +227,9 @@ impl Report {
         self.isready_sent += o.isready_sent;
         self.isready_answered += o.isready_answered;
         self.slowest_ready_ms = self.slowest_ready_ms.max(o.slowest_ready_ms);
+        self.slowest_ready_in_search_ms = self
+            .slowest_ready_in_search_ms
+            .max(o.slowest_ready_in_search_ms);
         self.eval_checks += o.eval_checks;
         self.processes[0] += o.processes[0];
         self.processes[1] += o.processes[1];
@@ -279,8 +284,11 @@ impl std::fmt::Display for Report {
         )?;
         writeln!(
             f,
-            "isready: {} sent, {} answered, slowest {:.1} ms",
-            self.isready_sent, self.isready_answered, self.slowest_ready_ms
+            "isready: {} sent, {} answered, slowest {:.1} ms ({:.1} ms during a search)",
+            self.isready_sent,
+            self.isready_answered,
+            self.slowest_ready_ms,
+            self.slowest_ready_in_search_ms
         )?;
         writeln!(
             f,
@@ -482,7 +490,8 @@ struct Proc {
     /// The position last sent.
     pos: Position,
     sent: VecDeque<String>,
-    ready: VecDeque<Instant>,
+    /// `isready` owed an answer: when sent, and whether a search was running then.
+    ready: VecDeque<(Instant, bool)>,
     search: Option<Started>,
     terminal: Option<(String, Instant)>,
     infos: Vec<String>,
@@ -617,10 +626,13 @@ impl Proc {
         }
         if line == "readyok" {
             match self.ready.pop_front() {
-                Some(t) => {
+                Some((t, searching)) => {
                     rep.isready_answered += 1;
                     let ms = at.saturating_duration_since(t).as_secs_f64() * 1000.0;
                     rep.slowest_ready_ms = rep.slowest_ready_ms.max(ms);
+                    if searching {
+                        rep.slowest_ready_in_search_ms = rep.slowest_ready_in_search_ms.max(ms);
+                    }
                 }
                 None if self.bad.is_none() => {
                     self.bad = Some(self.fault("readyok without isready"))
@@ -660,7 +672,8 @@ impl Proc {
         self.send("isready")?;
         rep.isready_sent += 1;
         let now = Instant::now();
-        self.ready.push_back(now);
+        let searching = self.search.is_some() && self.terminal.is_none();
+        self.ready.push_back((now, searching));
         let deadline = now + Duration::from_millis(self.ready_ms);
         while !self.ready.is_empty() {
             if Instant::now() >= deadline {
@@ -1207,6 +1220,7 @@ fn play(
                 let mut g = game.clone();
                 if g.play(reply).is_ok() && g.outcome(cfg.maxplies).is_none() {
                     p.position(&g)?;
+                    p.isready(rep)?;
                     let go = clock_go(&clocks).line(p.dialect);
                     p.go(&go.replacen("go ", "go ponder ", 1), Some(reply))?;
                     rep.ponders += 1;
