@@ -4,6 +4,7 @@
 //! - `matches`: the match runner, engine processes, games and clocks, statistics, `judge`;
 //! - `nnue`: self-play data (`datagen`), its record format, and the trainer (`train`);
 //! - `fit`: fitting the classical evaluation (`tune`) and the WDL model (`wdl`);
+//! - `soak`: self-play under random option changes, every answer of the engine checked;
 //! - shared: `pgn` (written by matches, read by `judge`, `tune`, `wdl-fit` and `datagen --pgn`)
 //!   and `openings` (the built-in openings, played by matches and by datagen).
 
