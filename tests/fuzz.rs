@@ -428,8 +428,9 @@ impl Harness {
                 if self.answered > self.owed {
                     self.fault(s, "readyok without isready".into());
                 }
-            } else if line.starts_with("  ") {
-                // The `help` text names the commands and their answers.
+            } else if line.starts_with("  ") || line.starts_with("pophash ") {
+                // The `help` text names the commands and their answers; UCCI's `probe` answer
+                // is `pophash [bestmove <m>] …`.
             } else if ["readyok", "uciok", "ucciok"]
                 .iter()
                 .any(|k| line.contains(k) && line != *k)
