@@ -240,7 +240,7 @@ fn perpetual_chase_wins_for_the_chased_side() {
 
 #[test]
 fn the_engine_does_not_chase_into_a_lost_repetition() {
-    // Black is ahead (a horse and two pawns more); after six plies of the chase, c2d2 repeats
+    // Black has a horse and two pawns more; after six plies of the chase, c2d2 repeats
     // the chase and Black's d7c7 then makes the third occurrence. A draw under check-only
     // rules, a loss under the chase rule: Red must play something else.
     let start: Position = "5k3/9/2c4n1/9/9/9/6p1p/3R5/9/4K4 w - - 0 1"
@@ -251,7 +251,8 @@ fn the_engine_does_not_chase_into_a_lost_repetition() {
     let r = search(&game, depth(6));
     assert_ne!(r.best, Some(chase), "score {}", r.score);
     assert!(!r.score.is_decisive(), "no rule loss: {}", r.score);
-    assert!(r.score < Score::DRAW, "Black is ahead: {}", r.score);
+    // (Whether Black is ahead is the evaluation's business: with quiet checks in quiescence the
+    // search finds play for Red's rook at depth 6 and more; what matters here is the rule.)
     // Forced to repeat, the engine sees the loss.
     let forced = search(
         &game,

@@ -4,6 +4,7 @@
 
 mod fit;
 mod matches;
+mod mates;
 mod nnue;
 mod soak;
 
@@ -63,6 +64,10 @@ enum Command {
     /// Judge a game by the rules (the match referee): `judge [--fen FEN] [MOVE …]` or `judge --pgn
     /// FILE`; prints `<result> <reason> at ply <n>` or `* in progress at ply <n>`.
     Judge(matches::JudgeArgs),
+    /// The mate track: search a file of forced mates at a node budget (or depth 2N+K), with
+    /// Chariot or another engine, and count the positions solved and solved exactly; or
+    /// harvest new positions from match PGNs (--harvest).
+    Mates(mates::MatesArgs),
     /// Fit the win/draw/loss model (`UCI_ShowWDL`) to the scored moves of finished games.
     WdlFit(fit::WdlFitArgs),
     /// Search the bench positions to a fixed depth; last line `<nodes> nodes <nps> nps`.
@@ -161,6 +166,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         }
         Command::Judge(args) => return matches::judge(&args),
         Command::Soak(args) => return soak::run(&args),
+        Command::Mates(args) => mates::run(&args)?,
         Command::Bench { depth, classical } => {
             let net = (!classical).then(chariot::eval::nnue::default_network);
             bench::run(depth, net, &mut std::io::stdout())?;

@@ -422,6 +422,6 @@ impl Searcher {
     pub fn quiescence_score(&mut self, game: &Game) -> Score {
         let signals = Arc::new(Signals::new(false));
         self.setup(game, Watch::new(&signals, &Limits::default(), 0));
-        self.qsearch(game.position(), -Score::INFINITE, Score::INFINITE, 0)
+        self.qsearch(game.position(), -Score::INFINITE, Score::INFINITE, 0, 0)
     }
 }

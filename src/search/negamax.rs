@@ -52,6 +52,14 @@ fn has_pieces(pos: &Position) -> bool {
     .any()
 }
 
+/// Whether the side to move has no legal move although not in check (a loss in Xiangqi). Only
+/// a side without a rook, horse or cannon can be without one in practice, so only then are its
+/// moves counted: the test costs nothing in the middlegame and sees the stalemates that end so
+/// many attacks on a bare king.
+fn stalemated(pos: &Position) -> bool {
+    !has_pieces(pos) && pos.count_legal() == 0
+}
+
 impl Searcher {
     /// The static evaluation of `pos`, the node at `ply`: the network's when one is set.
     #[inline]
@@ -180,7 +188,7 @@ impl Searcher {
             depth += 1;
         }
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(pos, alpha, beta, ply, self.params.qs_checks);
         }
         self.poll();
         if self.aborted {
@@ -260,6 +268,10 @@ impl Searcher {
             _ => static_eval,
         };
 
+        // A stalemate loses: seen before the pruning below could stand pat on it.
+        if !in_check && stalemated(pos) {
+            return Score::mated_in(ply as i32);
+        }
         // (5) Whole-node pruning. `threat` is set when the null move showed a mate against us:
         // quiet moves are then not pruned and reduced less.
         let mut threat = false;
@@ -298,7 +310,7 @@ impl Searcher {
             }
             // Razoring: hopeless at shallow depth, verify with quiescence.
             if depth <= self.params.razor_depth && eval + self.params.razor_margin * depth < alpha {
-                let v = self.qsearch(pos, alpha, alpha + 1, ply);
+                let v = self.qsearch(pos, alpha, alpha + 1, ply, self.params.qs_checks);
                 if v <= alpha {
                     return v;
                 }
@@ -424,13 +436,6 @@ impl Searcher {
                         r -= 2;
                     }
                     r -= (order / self.params.lmr_history_div).clamp(-2, 2);
-                    // Searching for a shorter mate than a proven one (alpha a mate for us, out
-                    // of the principal variation): refuting the other moves of the root with
-                    // a mate-bounded window gets no help from the whole-node pruning, so late
-                    // quiet moves go shallower. A fail high is re-searched at full depth.
-                    if !pv_node && alpha.get() > 0 && alpha.is_mate() {
-                        r += self.params.lmr_mate;
-                    }
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
@@ -524,13 +529,17 @@ impl Searcher {
         self.pv_len[ply] = child_len;
     }
 
-    /// Quiescence: captures only (all evasions when in check).
+    /// Quiescence: captures (all evasions when in check), and while `checks` is above zero the
+    /// quiet moves that give check too; each quiet check spends one of `checks` for the rest of
+    /// its line, so mates by a run of checks past the horizon are seen. A side without a legal
+    /// move loses here too, stalemated or mated.
     pub(super) fn qsearch(
         &mut self,
         pos: &Position,
         mut alpha: Score,
         beta: Score,
         ply: usize,
+        checks: i32,
     ) -> Score {
         self.pv_len[ply] = ply;
         self.poll();
@@ -567,6 +576,9 @@ impl Searcher {
             stand = -Score::INFINITE;
             moves
         } else {
+            if stalemated(pos) {
+                return Score::mated_in(ply as i32);
+            }
             stand = match hit {
                 Some(h) => h.eval,
                 None => self.evaluate(pos, ply),
@@ -591,10 +603,9 @@ impl Searcher {
                 }
             }
             let child = pos.play(m);
-            let check = child.in_check();
-            self.push_frame(idx, &child, check, Some(m), is_capture(pos, m));
-            self.push_eval(ply + 1, pos, Some(m));
-            let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            // An evasion keeps the checks of its line; a capture ends them.
+            let left = if in_check { checks } else { 0 };
+            let v = self.qs_child(pos, &child, m, alpha, beta, ply, left);
             if self.aborted {
                 return Score::DRAW;
             }
@@ -605,6 +616,31 @@ impl Searcher {
                     best_move = Some(m);
                     if alpha >= beta {
                         break;
+                    }
+                }
+            }
+        }
+        if checks > 0 && !in_check && alpha < beta {
+            for m in pos.legal_moves().iter() {
+                if is_capture(pos, m) {
+                    continue;
+                }
+                let child = pos.play(m);
+                if !child.in_check() {
+                    continue;
+                }
+                let v = self.qs_child(pos, &child, m, alpha, beta, ply, checks - 1);
+                if self.aborted {
+                    return Score::DRAW;
+                }
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        best_move = Some(m);
+                        if alpha >= beta {
+                            break;
+                        }
                     }
                 }
             }
@@ -621,5 +657,25 @@ impl Searcher {
             }
         }
         best
+    }
+
+    /// The quiescence score of `child`, reached from `pos` (the node at `ply`) by `m`, from
+    /// `pos`'s side's view.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn qs_child(
+        &mut self,
+        pos: &Position,
+        child: &Position,
+        m: Move,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        checks: i32,
+    ) -> Score {
+        let idx = self.root + ply;
+        self.push_frame(idx, child, child.in_check(), Some(m), is_capture(pos, m));
+        self.push_eval(ply + 1, pos, Some(m));
+        -self.qsearch(child, -beta, -alpha, ply + 1, checks)
     }
 }

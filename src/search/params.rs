@@ -177,10 +177,6 @@ params! {
     /// Late move reduction: one ply less (more) per this much good (bad) ordering score of a
     /// quiet move (history and continuations), at most two either way.
     lmr_history_div: i32 = 8000, 1000..=32000, step 500;
-    /// Late move reduction: this many plies more for late quiet moves where alpha is a proven
-    /// mate outside the principal variation (docs/strength.md, "Search changes screened in
-    /// self-play").
-    lmr_mate: i32 = 2, 0..=4, step 1;
     /// History bonus on a cut-off: this many per ply of depth… (docs/strength.md, "The search
     /// re-tuned for the network": linear in depth instead of 4·d²)
     hist_bonus_mul: i32 = 120, 20..=400, step 10;
@@ -191,6 +187,10 @@ params! {
     /// Quiescence delta pruning: a capture is skipped when the stand-pat plus the victim plus
     /// this many centipawns cannot reach alpha.
     qs_delta: i32 = 200, 0..=1000, step 20;
+    /// Quiescence: quiet moves that give check are searched in this many of a line's
+    /// quiescence plies of the side that checks (0: captures only); mates by checks past the
+    /// horizon are seen (docs/strength.md, "Strength, third stage").
+    qs_checks: i32 = 1, 0..=3, step 1;
     /// Aspiration windows are used from this iteration on.
     asp_depth: i32 = 4, 1..=10, step 1;
     /// Aspiration window: first half-width (centipawns), doubled at each fail.

@@ -12,6 +12,7 @@
 pub mod engine;
 pub mod game;
 pub mod judge;
+pub mod mates;
 pub mod stats;
 
 pub use crate::tools::openings::{Opening, OpeningsError, DEFAULT_OPENINGS};
