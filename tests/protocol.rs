@@ -743,3 +743,71 @@ fn lowest_skill_still_mates_in_one_and_plays_legal_moves() {
         moves.push(m);
     }
 }
+
+/// Milliseconds from now until `readyok`, and the lines before it.
+fn timed_ready(e: &mut Engine, before: &[&str]) -> (u128, Vec<String>) {
+    let t = Instant::now();
+    for l in before {
+        e.send(l);
+    }
+    e.send("isready");
+    let out = e.until(10.0, |l| l == "readyok");
+    (t.elapsed().as_millis(), out)
+}
+
+/// `out` up to its `bestmove`, reading on if it has none yet.
+fn answer(e: &mut Engine, mut out: Vec<String>) -> Vec<String> {
+    if let Some(i) = out.iter().position(|l| l.starts_with("bestmove")) {
+        out.truncate(i + 1);
+        return out;
+    }
+    out.extend(e.bestmove(10.0));
+    out
+}
+
+/// Long work the loop starts (a perft for hours, a bench for minutes) yields: `stop` ends it,
+/// the next `go` starts and the `isready` behind it is answered at once; `quit` ends the
+/// process at once. The bounds are generous for a loaded machine (a free 2-core machine
+/// measures under 5 ms for each); the times are printed with `--nocapture`.
+#[test]
+fn long_work_yields_to_stop_go_isready_and_quit() {
+    for (work, stopped) in [
+        ("go perft 9", "info string perft stopped: "),
+        ("bench 30", "info string bench stopped"),
+    ] {
+        let mut e = Engine::start();
+        e.send(work);
+        std::thread::sleep(Duration::from_millis(300));
+        let (ms, out) = timed_ready(&mut e, &["stop", "position startpos", "go depth 1"]);
+        eprintln!("{work}: stop, position, go depth 1, isready -> readyok in {ms} ms");
+        assert!(ms <= 1000, "{work}: readyok after {ms} ms: {out:?}");
+        assert!(out.iter().any(|l| l.starts_with(stopped)), "{out:?}");
+        assert!(
+            !out.iter().any(|l| l.starts_with("Nodes searched")),
+            "{out:?}"
+        );
+        let m = best_of(&answer(&mut e, out.clone()));
+        assert_legal(None, &[], &m);
+        // A perft stopped prints the root moves it finished.
+        if work.contains("perft") {
+            let line = out.iter().find(|l| l.starts_with(stopped)).unwrap();
+            assert!(line.contains(" of 44 root moves counted, "), "{line}");
+        }
+        // `go` (without `stop`) supersedes the long work too.
+        e.send(work);
+        std::thread::sleep(Duration::from_millis(200));
+        let (ms, out) = timed_ready(&mut e, &["go depth 1"]);
+        eprintln!("{work}: go depth 1, isready -> readyok in {ms} ms");
+        assert!(ms <= 1000, "{work}: readyok after {ms} ms");
+        answer(&mut e, out);
+        // `quit` during the long work ends the process.
+        e.send(work);
+        std::thread::sleep(Duration::from_millis(200));
+        let t = Instant::now();
+        e.send("quit");
+        assert!(e.close_and_wait(5.0).success());
+        let ms = t.elapsed().as_millis();
+        eprintln!("{work}: quit -> exit in {ms} ms");
+        assert!(ms <= 1000, "{work}: exit after {ms} ms");
+    }
+}

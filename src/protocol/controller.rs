@@ -349,10 +349,13 @@ impl Controller {
     /// `bench`, with the evaluation in use (the signature is the default one's).
     fn bench(&mut self, depth: Option<u32>) {
         let net = self.options.use_nnue.then(|| Arc::clone(&self.network));
-        self.spawn(Signals::new(false), false, move |s, _, _| {
+        self.spawn(Signals::new(false), false, move |s, signals, _| {
             let mut buf = Vec::new();
-            let _ = crate::search::bench::run(depth, net, &mut buf);
-            (s, lines_of(&buf))
+            let text = match crate::search::bench::run_until(depth, net, signals, &mut buf) {
+                Ok(Some(_)) => lines_of(&buf),
+                _ => "info string bench stopped".to_string(),
+            };
+            (s, text)
         })
     }
 
@@ -550,10 +553,11 @@ impl Controller {
     fn perft(&mut self, depth: u64) {
         let root = self.game.position().clone();
         let depth = depth.min(12) as u32;
-        self.spawn(Signals::new(false), false, move |s, _, _| {
+        self.spawn(Signals::new(false), false, move |s, signals, _| {
             let mut buf = Vec::new();
             let mut timing = Vec::new();
-            let _ = crate::board::perft::run(&root, depth, 1, &mut buf, &mut timing);
+            let stop = || signals.stopped();
+            let _ = crate::board::perft::run_until(&root, depth, 1, &stop, &mut buf, &mut timing);
             for l in String::from_utf8_lossy(&timing).lines() {
                 buf.extend_from_slice(format!("info string {l}\n").as_bytes());
             }

@@ -6,6 +6,7 @@
 
 use crate::board::{Game, Position};
 use crate::search::{Limits, NullSink, Searcher, Signals};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The bench positions (FENs), one per line of `positions/bench.epd`.
@@ -21,13 +22,23 @@ pub fn bench(depth: u32) -> (u64, f64) {
 }
 
 /// As `bench`, evaluating with `net`, or classically when `None`.
-pub fn bench_with(
+pub fn bench_with(depth: u32, net: Option<Arc<crate::eval::nnue::Network>>) -> (u64, f64) {
+    bench_until(depth, net, &Arc::new(Signals::new(false))).unwrap_or((0, 0.0))
+}
+
+/// As `bench_with`, every search polling `signals`: `None` once they are stopped (the search
+/// running then ends within its polling interval, and the rest are not started).
+pub fn bench_until(
     depth: u32,
-    net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
-) -> (u64, f64) {
+    net: Option<Arc<crate::eval::nnue::Network>>,
+    signals: &Arc<Signals>,
+) -> Option<(u64, f64)> {
     let mut secs = 0.0;
     let mut nodes = 0;
     for line in POSITIONS.lines() {
+        if signals.stopped() {
+            return None;
+        }
         let fen = line.split(';').next().unwrap_or("").trim();
         let Ok(pos) = fen.parse::<Position>() else {
             continue;
@@ -39,28 +50,39 @@ pub fn bench_with(
             ..Default::default()
         };
         let start = Instant::now();
-        let r = searcher.search(
-            &Game::new(pos),
-            &limits,
-            &std::sync::Arc::new(Signals::new(false)),
-            &mut NullSink,
-        );
+        let r = searcher.search(&Game::new(pos), &limits, signals, &mut NullSink);
         secs += start.elapsed().as_secs_f64();
         nodes += r.nodes;
     }
-    (nodes, secs)
+    if signals.stopped() {
+        return None;
+    }
+    Some((nodes, secs))
 }
 
 /// Runs the bench with `net` (`None`: the classical evaluation) and writes its last line:
 /// `<nodes> nodes <nps> nps`.
 pub fn run(
     depth: Option<u32>,
-    net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
+    net: Option<Arc<crate::eval::nnue::Network>>,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<u64> {
-    let (nodes, secs) = bench_with(depth.unwrap_or(DEFAULT_DEPTH), net);
+    let signals = Arc::new(Signals::new(false));
+    Ok(run_until(depth, net, &signals, out)?.unwrap_or(0))
+}
+
+/// As `run`, stopping with `signals`: then it writes nothing and returns `None`.
+pub fn run_until(
+    depth: Option<u32>,
+    net: Option<Arc<crate::eval::nnue::Network>>,
+    signals: &Arc<Signals>,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<Option<u64>> {
+    let Some((nodes, secs)) = bench_until(depth.unwrap_or(DEFAULT_DEPTH), net, signals) else {
+        return Ok(None);
+    };
     let nps = (nodes as f64 / secs.max(1e-9)) as u64;
     writeln!(out, "{nodes} nodes {nps} nps")?;
     out.flush()?;
-    Ok(nodes)
+    Ok(Some(nodes))
 }
