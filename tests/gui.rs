@@ -350,7 +350,7 @@ fn uci_analyse_mode_is_an_option() {
     assert_eq!(
         r,
         vec![
-            "info string bad value for UCI_AnalyseMode: expected true or false",
+            "info string bad value for UCI_AnalyseMode: expected true, false, on, off, yes, no, 1 or 0",
             "readyok"
         ]
     );

@@ -472,8 +472,12 @@ fn bad_input_keeps_the_last_good_state() {
             .any(|l| l.contains("bad or missing value for depth")),
         "{out:?}"
     );
+    // A negative depth is refused and starts nothing.
     e.send("go depth -3");
-    assert_legal(None, &["h2e2"], &best_of(&e.bestmove(5.0)));
+    assert_eq!(
+        e.ready(),
+        vec!["info string invalid go: negative depth", "readyok"]
+    );
     // CRLF, tabs, blank lines and repeated spaces.
     e.send_bytes(
         b"\r\n   \n\t\n# a comment\nposition\tstartpos   moves  h2e2\t h9g7\r\r\ngo  depth\t2\r\n",
@@ -810,4 +814,197 @@ fn long_work_yields_to_stop_go_isready_and_quit() {
         eprintln!("{work}: quit -> exit in {ms} ms");
         assert!(ms <= 1000, "{work}: exit after {ms} ms");
     }
+}
+/// Spawns the engine with all of `input` on stdin and the pipe closed, as a script does.
+fn piped(input: &str) -> (Vec<String>, Duration) {
+    let t = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start engine");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    (text.lines().map(str::to_string).collect(), t.elapsed())
+}
+
+/// End of input after a bounded `go` lets it finish and answer; `quit`, or end of input
+/// during `go infinite` or a ponder not yet hit, stops at once.
+#[test]
+fn end_of_input_lets_a_bounded_go_answer() {
+    let start = "position startpos moves h2e2 h9g7\n";
+    let (out, _) = piped(&format!("{start}go depth 6\n"));
+    let last_info = out
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last_info.starts_with("info depth 6 "), "{out:?}");
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+    for go in [
+        "go nodes 30000",
+        "go movetime 300",
+        "go wtime 2000 btime 2000",
+    ] {
+        let (out, _) = piped(&format!("{start}{go}\n"));
+        assert!(
+            out.last().unwrap().starts_with("bestmove "),
+            "{go}: {out:?}"
+        );
+    }
+    let (out, took) = piped(&format!("{start}go movetime 400\n"));
+    assert!(took >= Duration::from_millis(400), "{took:?} {out:?}");
+    let (out, _) = piped("position fen 4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1\ngo mate 3\n");
+    assert_eq!(out.last().unwrap(), "bestmove b1b9", "{out:?}");
+    let (out, _) = piped("go perft 3\n");
+    assert!(
+        out.last().unwrap().starts_with("info string Time:"),
+        "{out:?}"
+    );
+    assert!(
+        out.iter().any(|l| l.starts_with("Nodes searched: ")),
+        "{out:?}"
+    );
+    // UCCI: the answer, then `bye`; two bounded searches in a row both answer.
+    let (out, _) = piped(&format!("ucci\n{start}go depth 3\ngo depth 4\n"));
+    let terminal: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert!(!terminal.is_empty(), "{out:?}");
+    assert_eq!(out.last().unwrap(), "bye", "{out:?}");
+    // Open-ended, or `quit`: at once (with the stopped search's move).
+    for (input, what) in [
+        (format!("{start}go infinite\n"), "go infinite"),
+        (
+            format!("{start}go ponder wtime 60000 btime 60000\n"),
+            "go ponder",
+        ),
+        (format!("{start}go\n"), "go with no limit"),
+        (format!("{start}go depth 40\nquit\n"), "quit"),
+    ] {
+        let (out, took) = piped(&input);
+        eprintln!("{what} then end of input: exit in {took:?}");
+        assert!(took <= Duration::from_millis(1500), "{what}: {took:?}");
+        assert!(
+            out.last().unwrap().starts_with("bestmove "),
+            "{what}: {out:?}"
+        );
+    }
+}
+
+/// A `go` the engine does not understand starts nothing and says so in one line.
+#[test]
+fn go_with_an_unknown_word_or_a_bad_depth_starts_nothing() {
+    let mut e = Engine::start();
+    for (go, said) in [
+        ("go depht 5", "info string invalid go: unknown word depht"),
+        ("go depth 5 7", "info string invalid go: unknown word 7"),
+        ("go depth -1", "info string invalid go: negative depth"),
+        (
+            "go depth 0",
+            "info string invalid go: depth 0 (depths start at 1; UCCI's depth 0 is the quiescence score)",
+        ),
+    ] {
+        e.send(go);
+        assert_eq!(e.ready(), vec![said, "readyok"], "{go}");
+        assert!(e.quiet(200).is_empty(), "{go} started something");
+    }
+    // A bad value of a known keyword only drops that keyword.
+    e.send("go depth x nodes 500");
+    let out = e.bestmove(10.0);
+    assert_eq!(out[0], "info string go: bad or missing value for depth");
+    // UCCI's depth 0 is the quiescence score.
+    e.send("ucci");
+    e.until(5.0, |l| l == "ucciok");
+    e.send("go depth 0");
+    let out = e.bestmove(5.0);
+    assert!(out[0].starts_with("info depth 0 score "), "{out:?}");
+    assert_eq!(out.last().unwrap(), "nobestmove");
+}
+
+/// Messages name options as typed, the `ucci` answer lists every option that works in UCCI,
+/// and `help` lists every command.
+#[test]
+fn option_messages_ucci_announcements_and_help() {
+    let mut e = Engine::start();
+    e.send("setoption name Skill Level value 99");
+    e.send("setoption name Move Overhead value x");
+    e.send("setoption name Ponder value maybe");
+    assert_eq!(
+        e.ready(),
+        vec![
+            "info string bad value for Skill Level: expected an integer from 0 to 20",
+            "info string bad value for Move Overhead: expected an integer from 0 to 5000",
+            "info string bad value for Ponder: expected true, false, on, off, yes, no, 1 or 0",
+            "readyok"
+        ]
+    );
+    e.send("help");
+    let help = e.until(5.0, |l| l.starts_with("  help"));
+    let help = help.join("\n");
+    for word in [
+        "probe",
+        "[draw]",
+        "opptime",
+        "oppincrement",
+        "oppmovestogo",
+        "uccinewgame",
+        "perft",
+        "bench",
+        "path",
+        "banmoves",
+        "ponderhit [draw]",
+        "eval",
+    ] {
+        assert!(help.contains(word), "help lacks {word}");
+    }
+    e.send("ucci");
+    let hs = e.until(5.0, |l| l == "ucciok");
+    for name in [
+        "usemillisec",
+        "hashsize",
+        "threads",
+        "clearhash",
+        "ponder",
+        "multipv",
+        "moveoverhead",
+        "ucishowwdl",
+        "ucianalysemode",
+        "skilllevel",
+        "ucilimitstrength",
+        "ucielo",
+        "newgame",
+        "usennue",
+        "evalfile",
+    ] {
+        let prefix = format!("option {name} type ");
+        assert!(hs.iter().any(|l| l.starts_with(&prefix)), "{name}: {hs:?}");
+        // Each announced option is accepted under that name.
+        if !["newgame", "clearhash", "evalfile", "ucielo"].contains(&name) {
+            e.send(&format!("setoption {name} 1"));
+        }
+    }
+    // The search's numbers are hidden options: listed by `params` only, settable by name.
+    assert!(!hs.iter().any(|l| l.contains("rfp_margin")));
+    e.send("setoption name rfp_margin value 90");
+    e.send("params");
+    let params = e.ready();
+    assert!(
+        params.contains(&"option name rfp_margin type spin default 90 min 20 max 300".into()),
+        "{params:?}"
+    );
+    e.send("setoption ucielo 99999");
+    assert_eq!(
+        e.ready(),
+        vec![
+            "info string bad value for ucielo: expected an integer from 540 to 2870",
+            "readyok"
+        ]
+    );
 }

@@ -48,6 +48,8 @@ pub enum Command {
     Path(Vec<String>),
     /// `help`.
     Help,
+    /// `params`: the search's tuning numbers as option lines.
+    Params,
     /// Blank line or `#` comment: ignored silently.
     Nothing,
 }
@@ -159,6 +161,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "d" => no_args(Command::Display),
         "eval" => no_args(Command::Eval),
         "help" => no_args(Command::Help),
+        "params" => no_args(Command::Params),
         "ponderhit" => Ok(Command::PonderHit {
             draw: rest.iter().any(|t| t.eq_ignore_ascii_case("draw")),
         }),
@@ -169,7 +172,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "banmoves" => Ok(Command::BanMoves(
             rest.iter().map(|s| s.to_string()).collect(),
         )),
-        "go" => Ok(Command::Go(Box::new(parse_go(rest)))),
+        "go" => parse_go(rest).map(|g| Command::Go(Box::new(g))),
         "bench" => match rest.first() {
             None => Ok(Command::Bench(None)),
             Some(t) => t
@@ -272,7 +275,10 @@ const GO_KEYWORDS: &[&str] = &[
     "perft",
 ];
 
-fn parse_go(rest: &[&str]) -> GoArgs {
+/// The arguments of `go`. A word that is no `go` keyword refuses the whole line (a GUI never
+/// sends one; a person who typed `go depht 5` wants to know), and so does a negative depth; a
+/// bad value of a known keyword only drops that keyword, with a warning.
+fn parse_go(rest: &[&str]) -> Result<GoArgs, CommandError> {
     let mut g = GoArgs::default();
     let mut i = 0;
     while i < rest.len() {
@@ -298,6 +304,13 @@ fn parse_go(rest: &[&str]) -> GoArgs {
                     g.infinite = true;
                     i += 1;
                     continue;
+                }
+                if rest
+                    .get(i)
+                    .and_then(|t| t.parse::<i128>().ok())
+                    .is_some_and(|d| d < 0)
+                {
+                    return Err(CommandError::Invalid("go", "negative depth".into()));
                 }
                 Some(&mut g.depth)
             }
@@ -327,8 +340,12 @@ fn parse_go(rest: &[&str]) -> GoArgs {
             _ => None,
         };
         let Some(slot) = slot else {
-            g.warnings.push(format!("go: ignored {}", echo(&kw)));
-            continue;
+            let word = echo(&kw);
+            let sep = if word.is_empty() { "" } else { " " };
+            return Err(CommandError::Invalid(
+                "go",
+                format!("unknown word{sep}{word}"),
+            ));
         };
         match rest.get(i).and_then(|t| number(t)) {
             Some(v) => {
@@ -348,7 +365,7 @@ fn parse_go(rest: &[&str]) -> GoArgs {
             }
         }
     }
-    g
+    Ok(g)
 }
 
 /// A non-negative integer; negative numbers count as 0; huge ones saturate.
@@ -407,6 +424,16 @@ mod tests {
             panic!()
         };
         assert_eq!(g.searchmoves, vec!["h2e2", "b0c2"]);
+        assert_eq!(
+            parse("go depht 5").unwrap_err().to_string(),
+            "invalid go: unknown word depht"
+        );
+        assert_eq!(
+            parse("go depth -1").unwrap_err().to_string(),
+            "invalid go: negative depth"
+        );
+        assert!(parse("go depth 5 7").is_err());
+        assert!(parse("go depth 0").is_ok());
     }
 
     #[test]

@@ -57,6 +57,10 @@ struct Running {
     handle: JoinHandle<Searcher>,
     /// UCCI `ponderhit draw`: the opponent offered a draw (read when the move is written).
     draw_offer: Arc<AtomicBool>,
+    /// It ends on its own (a limit, a clock, a perft, a bench), unless it ponders: the end of
+    /// input lets it finish. Otherwise (`go infinite`, `go` with no limit) the end of input
+    /// stops it.
+    bounded: bool,
 }
 
 /// A change to the searcher's tables asked for while the searcher was busy.
@@ -90,14 +94,21 @@ const HELP: &str = "\
 Chariot speaks UCI (after `uci`, or with no handshake) and UCCI (after `ucci`).
   uci | ucci                   handshake: id, options, uciok/ucciok
   isready                      readyok
-  setoption name N [value V]   or UCCI `setoption N V` (see `uci`)
-  ucinewgame | newgame         clear the hash table and histories
-  position startpos|fen F [moves M...]
-  go [depth D] [nodes N] [movetime T] [wtime T btime T winc I binc I movestogo M]
-     [time T increment I] [mate N] [infinite] [ponder] [searchmoves M...] | go perft D
-  stop | ponderhit | quit
+  setoption name N [value V]   or UCCI `setoption N V` (the options: `uci` or `ucci`)
+  ucinewgame | newgame | uccinewgame    clear the hash table and histories
+  position startpos|fen F [moves M...]  (the word `position` may be left out)
+  go [depth D] [nodes N] [movetime T] [mate N] [infinite] [ponder] [searchmoves M...]
+     [wtime T btime T winc I binc I movestogo M]
+     [time T increment I movestogo M opptime T oppincrement I oppmovestogo M] [draw]
+  go perft D                   leaves per root move (`stop` ends it)
+  stop | ponderhit [draw] | quit
   banmoves M...                exclude root moves until the next position
-  d | eval | bench [depth] | path ... | help";
+  probe startpos|fen F [moves M...]     the hash entry: pophash ...
+  d | eval                     the board; the evaluation's terms
+  bench [D]                    the bench signature at depth D (`stop` ends it)
+  path ...                     grid shortest paths (`path` alone: its usage)
+  params                       the search's tuning numbers (hidden options) as option lines
+  help                         this list";
 
 impl Controller {
     /// A controller writing to `out`; search threads signal completion on `events`.
@@ -142,10 +153,8 @@ impl Controller {
                 }
             }
             Event::Eof => {
-                // Input is over (a script piped its commands): answers still being computed
-                // are worth waiting for, unlike after an explicit `quit`.
                 self.at_eof = true;
-                self.quit()
+                self.end_of_input()
             }
             Event::TooLong => {
                 self.out.info_string("line too long, ignored");
@@ -160,6 +169,17 @@ impl Controller {
                     self.execute(&line)
                 }
             }
+        }
+    }
+
+    /// End of input: a script piped its commands and waits for the answers. A bounded search
+    /// or task still running finishes and answers, and the commands queued behind it run;
+    /// anything open-ended (`go infinite`, a ponder not yet hit, `go` with no limit) is stopped
+    /// at once, as by `quit`. The process ends once nothing runs (and `path` jobs are done).
+    fn end_of_input(&mut self) -> bool {
+        match &self.running {
+            Some(r) if r.bounded && !r.signals.pondering() => true,
+            _ => self.quit(),
         }
     }
 
@@ -226,6 +246,7 @@ impl Controller {
                 log::error!("search thread panicked");
                 let mut s = Searcher::new(self.options.hash_mb as usize);
                 s.set_threads(self.options.threads as usize);
+                s.set_params(self.options.params.clone());
                 (s, true)
             }
         };
@@ -254,6 +275,9 @@ impl Controller {
             if !go_on {
                 return false;
             }
+        }
+        if self.at_eof {
+            return self.end_of_input();
         }
         true
     }
@@ -299,6 +323,11 @@ impl Controller {
             Command::Bench(depth) => self.bench(depth),
             Command::Path(args) => self.path(args),
             Command::Help => self.out.line(HELP),
+            Command::Params => {
+                for l in super::options::params_announcement(&self.options.params) {
+                    self.out.line(&l);
+                }
+            }
         }
         true
     }
@@ -349,7 +378,7 @@ impl Controller {
     /// `bench`, with the evaluation in use (the signature is the default one's).
     fn bench(&mut self, depth: Option<u32>) {
         let net = self.options.use_nnue.then(|| Arc::clone(&self.network));
-        self.spawn(Signals::new(false), false, move |s, signals, _| {
+        self.spawn(Signals::new(false), false, true, move |s, signals, _| {
             let mut buf = Vec::new();
             let text = match crate::search::bench::run_until(depth, net, signals, &mut buf) {
                 Ok(Some(_)) => lines_of(&buf),
@@ -458,6 +487,10 @@ impl Controller {
                 }
             }
             Ok(Effect::ChooseEvaluation) => self.choose_evaluation(),
+            Ok(Effect::Params) => {
+                let params = self.options.params.clone();
+                self.with_searcher(move |s| s.set_params(params));
+            }
             Err(e) => self.out.info_string(&e.to_string()),
         }
     }
@@ -481,11 +514,12 @@ impl Controller {
 
     /// Runs `work` on a thread of its own with the searcher, and writes the text it returns
     /// as one message; the searcher comes back with `Event::Done`. `draw` is UCCI's draw offer
-    /// (`go draw`; `ponderhit draw` sets it later).
+    /// (`go draw`; `ponderhit draw` sets it later). `bounded`: it ends on its own.
     fn spawn(
         &mut self,
         signals: Signals,
         draw: bool,
+        bounded: bool,
         work: impl FnOnce(Searcher, &Arc<Signals>, &AtomicBool) -> (Searcher, String) + Send + 'static,
     ) {
         let Some(searcher) = self.searcher.take() else {
@@ -520,11 +554,18 @@ impl Controller {
             signals,
             handle,
             draw_offer,
+            bounded,
         });
     }
 
     /// `go`: perft, UCCI's quiescence score, or a search of the allowed root moves.
     fn go(&mut self, args: GoArgs) {
+        if args.depth == Some(0) && args.perft.is_none() && self.dialect() == Dialect::Uci {
+            // UCCI's `go depth 0` asks for the quiescence score; UCI has no such thing.
+            return self.out.info_string(
+                "invalid go: depth 0 (depths start at 1; UCCI's depth 0 is the quiescence score)",
+            );
+        }
         for w in &args.warnings {
             self.out.info_string(w);
         }
@@ -553,7 +594,7 @@ impl Controller {
     fn perft(&mut self, depth: u64) {
         let root = self.game.position().clone();
         let depth = depth.min(12) as u32;
-        self.spawn(Signals::new(false), false, move |s, signals, _| {
+        self.spawn(Signals::new(false), false, true, move |s, signals, _| {
             let mut buf = Vec::new();
             let mut timing = Vec::new();
             let stop = || signals.stopped();
@@ -617,10 +658,17 @@ impl Controller {
         let skill = self.options.skill();
         let lines = skill.lines(self.options.multipv as usize);
         let game = self.game.clone();
+        let bounded = !limits.infinite
+            && (limits.depth.is_some()
+                || limits.nodes.is_some()
+                || limits.movetime.is_some()
+                || limits.mate.is_some()
+                || limits.clock.is_some());
         let signals = Signals::started_at(args.ponder, self.received);
         self.spawn(
             signals,
             args.draw,
+            bounded,
             move |mut searcher, signals, draw_offer| {
                 searcher.set_multipv(lines);
                 let mut result = searcher.search(&game, &limits, signals, &mut sink);

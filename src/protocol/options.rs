@@ -1,6 +1,7 @@
 //! The engine's options: what is announced in each dialect, and how a `setoption` applies.
 
 use super::Dialect;
+use crate::search::params::Params;
 use crate::search::skill;
 use crate::search::threads::MAX_THREADS;
 use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
@@ -41,6 +42,9 @@ pub struct Options {
     pub use_nnue: bool,
     /// Network file to load; empty: the embedded network.
     pub eval_file: String,
+    /// The search's tuning numbers: hidden options, set by name
+    /// (`setoption name rfp_margin value 90`) and listed by `params`, never announced.
+    pub params: Params,
 }
 
 impl Default for Options {
@@ -60,6 +64,7 @@ impl Default for Options {
             elo: 0,
             use_nnue: false,
             eval_file: String::new(),
+            params: Params::default(),
         };
         for spec in OPTIONS {
             spec.reset(&mut o);
@@ -96,6 +101,8 @@ pub enum Effect {
     LoadNetwork,
     /// Switch between the network and the classical evaluation per `Options::use_nnue`.
     ChooseEvaluation,
+    /// Give the searcher `Options::params`.
+    Params,
 }
 
 /// An option's type, default and range.
@@ -140,7 +147,7 @@ pub struct Spec {
     /// The UCI name (as Pikafish spells it where it has the option), or `None` for a
     /// UCCI-only option.
     pub uci: Option<&'static str>,
-    /// The UCCI name, when the `ucci` answer announces it.
+    /// The UCCI name (the `ucci` answer announces it), or `None` for a UCI-only option.
     pub ucci: Option<&'static str>,
     /// Further names `setoption` accepts (compared like the others).
     pub aliases: &'static [&'static str],
@@ -196,7 +203,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         uci: Some("Clear Hash"),
-        ucci: None,
+        ucci: Some("clearhash"),
         aliases: &[],
         kind: Kind::Button,
         effect: Effect::ClearHash,
@@ -228,7 +235,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         uci: Some("Move Overhead"),
-        ucci: None,
+        ucci: Some("moveoverhead"),
         aliases: &[],
         kind: Kind::Spin {
             default: 10,
@@ -242,7 +249,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         uci: Some("UCI_ShowWDL"),
-        ucci: None,
+        ucci: Some("ucishowwdl"),
         aliases: &[],
         kind: Kind::Check { default: false },
         effect: Effect::None,
@@ -251,7 +258,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         uci: Some("UCI_AnalyseMode"),
-        ucci: None,
+        ucci: Some("ucianalysemode"),
         aliases: &[],
         kind: Kind::Check { default: false },
         effect: Effect::None,
@@ -274,7 +281,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         uci: Some("UCI_LimitStrength"),
-        ucci: None,
+        ucci: Some("ucilimitstrength"),
         aliases: &[],
         kind: Kind::Check { default: false },
         effect: Effect::None,
@@ -283,7 +290,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         uci: Some("UCI_Elo"),
-        ucci: None,
+        ucci: Some("ucielo"),
         aliases: &[],
         kind: Kind::Spin {
             default: skill::MAX_ELO as i64,
@@ -436,6 +443,24 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
         .collect()
 }
 
+/// The `params` answer: each search parameter as an option line with its current value (a
+/// whole-number parameter as a spin, a real one as a string).
+pub fn params_announcement(params: &Params) -> Vec<String> {
+    Params::table()
+        .map(|p| {
+            let v = params.get(p.name).unwrap_or(p.default);
+            if p.integer {
+                format!(
+                    "option name {} type spin default {v} min {} max {}",
+                    p.name, p.min, p.max
+                )
+            } else {
+                format!("option name {} type string default {v}", p.name)
+            }
+        })
+        .collect()
+}
+
 /// Options accepted and ignored (protocol document §5.3), in normalised form.
 const IGNORED: &[&str] = &[
     "batch",
@@ -472,7 +497,7 @@ fn check(value: &str) -> Option<bool> {
 }
 
 /// Why a `setoption` was refused; `Display` is the `info string` text.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum OptionError {
     /// A spin option's value is not an integer in its range.
     #[error("bad value for {name}: expected an integer from {min} to {max}")]
@@ -485,10 +510,20 @@ pub enum OptionError {
         max: i64,
     },
     /// A check option's value is not a boolean word.
-    #[error("bad value for {name}: expected true or false")]
+    #[error("bad value for {name}: expected true, false, on, off, yes, no, 1 or 0")]
     NotBoolean {
         /// The option's name as given.
         name: String,
+    },
+    /// A search parameter's value is not a number in its range.
+    #[error("bad value for {name}: expected a number from {min} to {max}")]
+    NotANumber {
+        /// The parameter's name as given.
+        name: String,
+        /// Smallest value.
+        min: f64,
+        /// Largest value.
+        max: f64,
     },
     /// An option this engine does not have (reported in UCI only).
     #[error("unknown option {name}")]
@@ -509,10 +544,22 @@ impl Options {
         value: &str,
     ) -> Result<Effect, OptionError> {
         let key = normalise(name);
-        let shown = super::command::echo(name);
+        let shown =
+            super::command::echo_text(&name.split_whitespace().collect::<Vec<_>>().join(" "));
         if let Some(spec) = OPTIONS.iter().find(|s| s.is(&key)) {
             spec.store(self, &shown, value)?;
             return Ok(spec.effect);
+        }
+        if let Some(p) = Params::table().find(|p| normalise(p.name) == key) {
+            let v = value.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+            return match v.map(|v| self.params.set(p.name, v)) {
+                Some(Ok(())) => Ok(Effect::Params),
+                _ => Err(OptionError::NotANumber {
+                    name: shown,
+                    min: p.min,
+                    max: p.max,
+                }),
+            };
         }
         if IGNORED.contains(&key.as_str()) || dialect == Dialect::Ucci {
             return Ok(Effect::None);
@@ -536,11 +583,44 @@ mod tests {
         let e = o.set(Dialect::Uci, "Ponder", "maybe").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "bad value for Ponder: expected true or false"
+            "bad value for Ponder: expected true, false, on, off, yes, no, 1 or 0"
+        );
+        let e = o.set(Dialect::Uci, "Skill Level", "99").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bad value for Skill Level: expected an integer from 0 to 20"
+        );
+        let e = o.set(Dialect::Uci, "Move  Overhead", "-1").unwrap_err();
+        assert!(
+            e.to_string().starts_with("bad value for Move Overhead:"),
+            "{e}"
         );
         let e = o.set(Dialect::Uci, "Nonsense", "1").unwrap_err();
         assert_eq!(e.to_string(), "unknown option Nonsense");
         assert_eq!(o.set(Dialect::Ucci, "nonsense", "1"), Ok(Effect::None));
+    }
+
+    #[test]
+    fn search_parameters_are_hidden_options() {
+        let mut o = Options::default();
+        assert!(!announce(Dialect::Uci)
+            .iter()
+            .any(|l| l.contains("rfp_margin")));
+        let lines = params_announcement(&o.params);
+        assert!(
+            lines.contains(&"option name rfp_margin type spin default 85 min 20 max 300".into())
+        );
+        assert_eq!(o.set(Dialect::Uci, "rfp_margin", "90"), Ok(Effect::Params));
+        assert_eq!(o.set(Dialect::Ucci, "lmrbase", "0.75"), Ok(Effect::Params));
+        assert_eq!((o.params.rfp_margin, o.params.lmr_base), (90, 0.75));
+        let e = o.set(Dialect::Uci, "rfp_margin", "1000").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bad value for rfp_margin: expected a number from 20 to 300"
+        );
+        assert_eq!(o.params.rfp_margin, 90);
+        assert!(params_announcement(&o.params)
+            .contains(&"option name lmr_base type string default 0.75".into()));
     }
 
     #[test]
