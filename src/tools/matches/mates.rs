@@ -265,7 +265,7 @@ pub fn harvest(pgn_text: &str) -> Result<Vec<String>, MatesError> {
             let announced = comment
                 .as_deref()
                 .and_then(|c| c.split_whitespace().find_map(|w| w.strip_prefix('#')))
-                .and_then(|n| n.parse::<i32>().ok())
+                .and_then(|w| w.split('/').next()?.parse::<i32>().ok())
                 .filter(|&n| n > 0);
             if let (true, Some(n)) = (pos.side_to_move().index() == winner, announced) {
                 out.push(format!(
