@@ -13,6 +13,7 @@
 //! open list in order of cost), so a cell is expanded again only with more energy.
 
 use super::grid::{Cell, Grid};
+use super::stamp::{self, Generation, CLOSED};
 
 /// Movement rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -380,11 +381,9 @@ pub struct Solver {
     stamp: Vec<u32>,
     best_energy: Vec<u32>,
     energy_seen: Vec<u32>,
-    generation: u32,
+    generation: Generation,
     heap: BucketQueue,
 }
-
-const CLOSED: u32 = 1 << 31;
 
 /// Most states (cells × (T + 1)) an energy search may use.
 pub const MAX_STATES: usize = 1 << 26;
@@ -395,7 +394,9 @@ impl Solver {
         Solver::default()
     }
 
-    fn prepare(&mut self, states: usize, cells: usize) {
+    /// Grows the memory for `states` states on `cells` cells and starts a new generation,
+    /// which it returns.
+    fn prepare(&mut self, states: usize, cells: usize) -> u32 {
         if self.g.len() < states {
             self.g.resize(states, 0.0);
             self.parent.resize(states, 0);
@@ -405,12 +406,10 @@ impl Solver {
             self.best_energy.resize(cells, 0);
             self.energy_seen.resize(cells, 0);
         }
-        self.generation = (self.generation + 1) & !CLOSED;
-        if self.generation == 0 {
+        self.generation.advance(|| {
             self.stamp.fill(0);
             self.energy_seen.fill(0);
-            self.generation = 1;
-        }
+        })
     }
 
     /// Solves `q` on `grid` (prepares it first; use `solve_prepared` to reuse a preparation).
@@ -434,8 +433,7 @@ impl Solver {
         } else {
             1
         };
-        self.prepare(grid.cells.len() * layers, grid.cells.len());
-        let gen = self.generation;
+        let gen = self.prepare(grid.cells.len() * layers, grid.cells.len());
         let (straight, diagonal) = q.moves.costs();
         let max_step = if q.moves == Moves::Four {
             straight
@@ -467,7 +465,7 @@ impl Solver {
             let s = state as usize;
             // Already expanded. An entry left behind by an improvement always leaves after the
             // improved one, so this also drops it.
-            if self.stamp[s] == gen | CLOSED {
+            if stamp::closed(self.stamp[s], gen) {
                 continue;
             }
             self.stamp[s] = gen | CLOSED;
@@ -520,7 +518,7 @@ impl Solver {
                 };
                 let ng = g + if i < 4 { straight } else { diagonal };
                 let st = self.stamp[n];
-                if (st & !CLOSED) == gen && (st & CLOSED != 0 || self.g[n] <= ng) {
+                if stamp::seen(st, gen) && (stamp::closed(st, gen) || self.g[n] <= ng) {
                     continue;
                 }
                 self.g[n] = ng;

@@ -32,6 +32,7 @@
 //! the real lengths; beyond, an error would cost less than 10^-9 of the length.
 
 use super::astar::{Moves, Outcome, Prepared, Query, RadixHeap, Solution};
+use super::stamp::{self, Generation, CLOSED};
 use super::subgoal::{fill, octile_cost, Info, SubgoalGraph, LANDMARKS};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -40,6 +41,14 @@ const NONE: u32 = u32::MAX;
 
 /// The length of a straight step for moves `8`.
 const UNIT: u64 = 1 << 32;
+
+/// The length of `dx` straight and `dy` across with `steps` = (straight, diagonal) step
+/// lengths, over an obstacle-free grid.
+#[inline(always)]
+fn octile_length(dx: u64, dy: u64, (straight, diagonal): (u64, u64)) -> u64 {
+    let (hi, lo) = if dx > dy { (dx, dy) } else { (dy, dx) };
+    (hi - lo) * straight + lo * diagonal
+}
 
 /// Expansions after which a witness search gives up (and the shortcut is added).
 const WITNESS_SETTLED: usize = 16;
@@ -138,14 +147,13 @@ impl Witness {
         self.generation += 1;
         let gen = self.generation;
         let (tx, ty) = self.xy[to as usize];
-        let (s, dg) = self.steps;
+        let steps = self.steps;
         let h = |(x, y): (i32, i32)| {
-            let (a, b) = (
+            octile_length(
                 (x - tx).unsigned_abs() as u64,
                 (y - ty).unsigned_abs() as u64,
-            );
-            let (hi, lo) = if a > b { (a, b) } else { (b, a) };
-            (hi - lo) * s + lo * dg
+                steps,
+            )
         };
         self.open.clear();
         self.stamp[from as usize] = gen;
@@ -251,9 +259,7 @@ impl Hierarchy {
     pub fn new(sg: &SubgoalGraph, moves: Moves) -> Hierarchy {
         let (straight, diagonal) = Hierarchy::weights(moves);
         let length = |dx: i64, dy: i64| {
-            let (a, b) = (dx.unsigned_abs(), dy.unsigned_abs());
-            let (hi, lo) = if a > b { (a, b) } else { (b, a) };
-            (hi - lo) * straight + lo * diagonal
+            octile_length(dx.unsigned_abs(), dy.unsigned_abs(), (straight, diagonal))
         };
         let m = sg.subgoals();
         // The graph both ways (a leg walked backwards is as long and as valid).
@@ -395,6 +401,17 @@ impl Hierarchy {
             + self.core_arcs.len() * std::mem::size_of::<CoreArc>()
     }
 
+    /// The octile length between two points of the bordered layout, in this hierarchy's
+    /// step lengths.
+    #[inline(always)]
+    fn length(&self, a: (i64, i64), b: (i64, i64)) -> u64 {
+        octile_length(
+            (a.0 - b.0).unsigned_abs(),
+            (a.1 - b.1).unsigned_abs(),
+            (self.straight, self.diagonal),
+        )
+    }
+
     fn arcs(&self, u: u32) -> &[Arc] {
         &self.up[self.first[u as usize] as usize..self.first[u as usize + 1] as usize]
     }
@@ -424,17 +441,62 @@ impl Hierarchy {
     }
 }
 
+/// The index of the start's side in the per-side arrays of a query (its links, its climb).
+const START: usize = 0;
+/// The index of the goal's side.
+const GOAL: usize = 1;
+
+/// A query's two ends, per side (`START`, `GOAL`).
+#[derive(Clone, Copy, Debug)]
+struct Ends {
+    /// The end's cell in the bordered layout.
+    cell: [usize; 2],
+    /// Its subgoal number + 1, or 0 for a cell that is no subgoal.
+    id: [u32; 2],
+    /// Its (x, y) in the bordered layout.
+    xy: [(i64, i64); 2],
+}
+
+impl Ends {
+    fn new(grid: &Prepared, sg: &SubgoalGraph, q: &Query) -> Ends {
+        let cell = [grid.at(q.start.0, q.start.1), grid.at(q.goal.0, q.goal.1)];
+        let xy = |(x, y): (usize, usize)| (x as i64 + 1, y as i64 + 1);
+        Ends {
+            cell,
+            id: cell.map(|c| sg.id[c]),
+            xy: [xy(q.start), xy(q.goal)],
+        }
+    }
+}
+
+/// The shortest way found so far from the start's links to the goal's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Meeting {
+    /// Its length (`u64::MAX` while there is none).
+    len: u64,
+    /// The subgoal where the two climbs meet, when the way stays below the core (else `NONE`).
+    below: u32,
+    /// The core index where the core search joins the goal's climb, when the way crosses the
+    /// core (else `NONE`; it wins over `below`, being found later and shorter).
+    core: u32,
+}
+
+impl Meeting {
+    const NONE: Meeting = Meeting {
+        len: u64::MAX,
+        below: NONE,
+        core: NONE,
+    };
+}
+
 /// One side's search state of a node.
 #[derive(Clone, Copy, Default)]
 struct Side {
     d: u64,
     parent: u32,
-    /// The generation that last touched the node, with `CLOSED` once the core search has
-    /// expanded it.
+    /// The generation that last touched the node.
     stamp: u32,
 }
-
-const CLOSED: u32 = 1 << 31;
 
 /// The core search's state of a core subgoal.
 #[derive(Clone, Copy, Default)]
@@ -452,13 +514,14 @@ struct Core {
 /// A climb reaches `v` at length `d` from `parent`: kept if shorter than before, and a
 /// meeting with the other side's climb (`theirs`, for the second climb) if that is the best so
 /// far.
+#[inline(always)]
 fn reach(
     mine: &mut [Side],
     theirs: Option<&[Side]>,
     heap: &mut BinaryHeap<Reverse<(u64, u32)>>,
     gen: u32,
     (v, d, parent): (u32, u64, u32),
-    (best, meet): (&mut u64, &mut u32),
+    meeting: &mut Meeting,
 ) {
     let sv = &mut mine[v as usize];
     if sv.stamp == gen && sv.d <= d {
@@ -472,10 +535,83 @@ fn reach(
     heap.push(Reverse((d, v)));
     if let Some(theirs) = theirs {
         let o = theirs[v as usize];
-        if o.stamp == gen && d + o.d < *best {
-            *best = d + o.d;
-            *meet = v;
+        if o.stamp == gen && d + o.d < meeting.len {
+            meeting.len = d + o.d;
+            meeting.below = v;
         }
+    }
+}
+
+/// The core search's heuristic: from a core subgoal, the larger of the octile length to the
+/// goal and the landmarks' lower bound on the distance (the plain subgoal search's heuristic;
+/// the core keeps the graph's distances, so both stay admissible).
+struct CoreHeuristic {
+    /// Per landmark, bounds on the goal's distance to it (in landmark units, widened by the
+    /// landmarks' rounding).
+    lo: [f32; LANDMARKS],
+    hi: [f32; LANDMARKS],
+    /// Landmark units to lengths, rounded down.
+    scale: f64,
+    goal: (i64, i64),
+}
+
+impl CoreHeuristic {
+    /// The goal's landmark distances bounded through its links (`links`, the subgoals it
+    /// reaches directly): each link's distance, give or take the link's octile length.
+    fn new(sg: &SubgoalGraph, h: &Hierarchy, links: &[u32], ends: &Ends) -> CoreHeuristic {
+        let goal = ends.xy[GOAL];
+        let mut lo = [f64::NEG_INFINITY; LANDMARKS];
+        let mut hi = [f64::INFINITY; LANDMARKS];
+        for &v in links {
+            let lm = &sg.info[v as usize].lm;
+            let extra = if ends.id[GOAL] != 0 {
+                0.0
+            } else {
+                let (x, y) = sg.xy[v as usize];
+                octile_cost((x as i64, y as i64), goal, 1.0, std::f64::consts::SQRT_2)
+            };
+            if lm[0] >= 0.0 {
+                for k in 0..LANDMARKS {
+                    let d = lm[k] as f64;
+                    lo[k] = lo[k].max(d - extra);
+                    hi[k] = hi[k].min(d + extra);
+                }
+            }
+        }
+        let eps = sg.lm_eps as f64;
+        CoreHeuristic {
+            lo: lo.map(|l| {
+                if l.is_finite() {
+                    (l - eps) as f32
+                } else {
+                    -1e30
+                }
+            }),
+            hi: hi.map(|h| {
+                if h.is_finite() {
+                    (h + eps) as f32
+                } else {
+                    1e30
+                }
+            }),
+            scale: h.diagonal as f64 / std::f64::consts::SQRT_2 * (1.0 - 1e-9),
+            goal,
+        }
+    }
+
+    /// The estimate from core index `c` of `h`.
+    #[inline(always)]
+    fn at(&self, h: &Hierarchy, c: usize) -> u64 {
+        let lm = &h.core_info[c].lm;
+        let mut acc = [0f32; LANDMARKS];
+        for k in 0..LANDMARKS {
+            let (a, b) = (self.lo[k] - lm[k], lm[k] - self.hi[k]);
+            acc[k] = if a > b { a } else { b };
+        }
+        let l = acc.into_iter().fold(0f32, |x, y| if y > x { y } else { x });
+        let (x, y) = h.core_xy[c];
+        h.length((x as i64, y as i64), self.goal)
+            .max((l as f64 * self.scale) as u64)
     }
 }
 
@@ -490,7 +626,7 @@ pub struct HierarchySearch {
     /// Core subgoals the start's and the goal's climbs reached.
     entries: Vec<u32>,
     exits: Vec<u32>,
-    generation: u32,
+    generation: Generation,
 }
 
 impl HierarchySearch {
@@ -502,6 +638,11 @@ impl HierarchySearch {
     /// Solves `q` (moves `Eight` or `EightInt` as `h` was built for, no energy budget) on the
     /// subgoal graph `sg` of `grid` with its hierarchy `h`. `expanded` counts nodes expanded
     /// by the climbs and the core search.
+    ///
+    /// The phases: `begin` (memory and generation), `link` (each end to the subgoals it
+    /// reaches, or straight to the other end), `climb` from each end, `core_search` with the
+    /// `CoreHeuristic`, then `route` (the subgoals of the way, shortcuts unpacked) and
+    /// `solution` (the cells and the length).
     pub fn solve(
         &mut self,
         grid: &Prepared,
@@ -511,186 +652,146 @@ impl HierarchySearch {
     ) -> Outcome {
         debug_assert!(q.moves != Moves::Four && q.energy.is_none());
         debug_assert!(Hierarchy::weights(q.moves) == (h.straight, h.diagonal));
-        let m = sg.subgoals();
+        let gen = self.begin(sg.subgoals(), h.core());
+        let ends = Ends::new(grid, sg, q);
+        if ends.cell[START] == ends.cell[GOAL] || self.link(grid, sg, &ends) {
+            return Outcome {
+                solution: Some(solution(grid, &ends.cell.map(|c| c as u32), q.moves)),
+                expanded: 0,
+            };
+        }
+        let mut meeting = Meeting::NONE;
+        let mut expanded = self.climb(h, sg, &ends, START, gen, &mut meeting);
+        expanded += self.climb(h, sg, &ends, GOAL, gen, &mut meeting);
+        let heuristic = CoreHeuristic::new(sg, h, &self.links[GOAL], &ends);
+        expanded += self.core_search(h, &heuristic, gen, &mut meeting);
+        Outcome {
+            solution: self
+                .route(h, &meeting)
+                .map(|nodes| solution(grid, &cells_through(sg, &ends, &nodes), q.moves)),
+            expanded,
+        }
+    }
+
+    /// Readies the memory for a graph of `subgoals` subgoals with `core` in the core and
+    /// starts a new generation, which it returns.
+    fn begin(&mut self, subgoals: usize, core: usize) -> u32 {
         for st in &mut self.state {
-            if st.len() < m {
-                st.resize(m, Side::default());
+            if st.len() < subgoals {
+                st.resize(subgoals, Side::default());
             }
         }
-        self.generation = (self.generation + 1) & !CLOSED;
-        if self.generation == 0 {
+        if self.core.len() < core {
+            self.core.resize(core, Core::default());
+        }
+        self.generation.advance(|| {
             for st in &mut self.state {
                 st.fill(Side::default());
             }
-            self.generation = 1;
-        }
-        let gen = self.generation;
-        let (straight, diagonal) = q.moves.costs();
-        let octile = |a, b| octile_cost(a, b, straight, diagonal);
-        let length = |a: (i64, i64), b: (i64, i64)| {
-            let (dx, dy) = ((a.0 - b.0).unsigned_abs(), (a.1 - b.1).unsigned_abs());
-            let (hi, lo) = if dx > dy { (dx, dy) } else { (dy, dx) };
-            (hi - lo) * h.straight + lo * h.diagonal
-        };
-        let s = grid.at(q.start.0, q.start.1);
-        let t = grid.at(q.goal.0, q.goal.1);
-        let sxy = (q.start.0 as i64 + 1, q.start.1 as i64 + 1);
-        let txy = (q.goal.0 as i64 + 1, q.goal.1 as i64 + 1);
-        let direct = || Outcome {
-            solution: Some(Solution {
-                cost: octile(sxy, txy),
-                path: fill(grid, &[s as u32, t as u32]),
-            }),
-            expanded: 0,
-        };
-        if s == t {
-            return direct();
-        }
-        let (s_id, t_id) = (sg.id[s], sg.id[t]);
-        let ends = [(s, s_id, txy), (t, t_id, sxy)];
-        for (side, &(c, id, other)) in ends.iter().enumerate() {
+            self.core.fill(Core::default());
+        })
+    }
+
+    /// Links each end to the subgoals it reaches directly (itself, if it is one): `links[side]`.
+    /// True if the ends reach each other directly, so the answer is their octile length.
+    fn link(&mut self, grid: &Prepared, sg: &SubgoalGraph, ends: &Ends) -> bool {
+        for side in [START, GOAL] {
+            let other = 1 - side;
             let links = &mut self.links[side];
             links.clear();
+            let id = ends.id[side];
             if id != 0 {
                 links.push(id - 1);
             } else {
-                let hit = sg.sweep(grid, c, Some(other), |v| links.push(v));
-                let other_id = ends[1 - side].1;
+                let hit = sg.sweep(grid, ends.cell[side], Some(ends.xy[other]), |v| {
+                    links.push(v)
+                });
+                let other_id = ends.id[other];
                 if hit || (other_id != 0 && links.contains(&(other_id - 1))) {
-                    return direct();
+                    return true;
                 }
             }
         }
-        let node_xy = |v: u32| {
-            let (x, y) = sg.xy[v as usize];
-            (x as i64, y as i64)
+        false
+    }
+
+    /// Climbs from one end's links (`side`) with Dijkstra on the edges to higher ranks, up to
+    /// the core, whose subgoals are reached but not expanded (kept in `entries` for the start,
+    /// `exits` for the goal). The goal's climb meets the start's (done before) in `meeting`.
+    /// Returns the nodes expanded.
+    fn climb(
+        &mut self,
+        h: &Hierarchy,
+        sg: &SubgoalGraph,
+        ends: &Ends,
+        side: usize,
+        gen: u32,
+        meeting: &mut Meeting,
+    ) -> u64 {
+        // The first climb has nothing to meet yet.
+        let (mine, theirs) = {
+            let (a, b) = self.state.split_at_mut(1);
+            if side == START {
+                (&mut a[0], None)
+            } else {
+                (&mut b[0], Some(&a[0][..]))
+            }
         };
-        let mut best = u64::MAX;
-        let mut meet = NONE;
+        let core = if side == START {
+            &mut self.entries
+        } else {
+            &mut self.exits
+        };
+        core.clear();
+        let heap = &mut self.heap;
+        heap.clear();
+        let end = ends.xy[side];
+        for &v in &self.links[side] {
+            let d = if ends.id[side] != 0 {
+                0
+            } else {
+                let (x, y) = sg.xy[v as usize];
+                h.length(end, (x as i64, y as i64))
+            };
+            reach(mine, theirs, heap, gen, (v, d, NONE), meeting);
+        }
         let mut expanded = 0;
-        self.entries.clear();
-        self.exits.clear();
-        // The climbs: from each end up to the core (whose subgoals are reached, not expanded).
-        for (side, &(_, own_id, _)) in ends.iter().enumerate() {
-            let end = if side == 0 { sxy } else { txy };
-            // The first climb has nothing to meet yet.
-            let (mine, theirs) = {
-                let (a, b) = self.state.split_at_mut(1);
-                if side == 0 {
-                    (&mut a[0], None)
-                } else {
-                    (&mut b[0], Some(&a[0][..]))
-                }
-            };
-            let heap = &mut self.heap;
-            heap.clear();
-            for &v in &self.links[side] {
-                let d = if own_id != 0 {
-                    0
-                } else {
-                    length(end, node_xy(v))
-                };
-                reach(
-                    mine,
-                    theirs,
-                    heap,
-                    gen,
-                    (v, d, NONE),
-                    (&mut best, &mut meet),
-                );
+        while let Some(Reverse((d, u))) = heap.pop() {
+            if d > mine[u as usize].d {
+                continue;
             }
-            while let Some(Reverse((d, u))) = heap.pop() {
-                if d > mine[u as usize].d {
-                    continue;
-                }
-                if h.rank[u as usize] == NONE {
-                    if side == 0 {
-                        self.entries.push(u);
-                    } else {
-                        self.exits.push(u);
-                    }
-                    continue;
-                }
-                expanded += 1;
-                let arcs = h.arcs(u);
-                // Stall-on-demand: a higher node reaches u more cheaply, so no shortest climb
-                // passes u with this length.
-                if arcs.iter().any(|a| {
-                    let y = mine[a.to as usize];
-                    y.stamp == gen && y.d + a.w < d
-                }) {
-                    continue;
-                }
-                for a in arcs {
-                    reach(
-                        mine,
-                        theirs,
-                        heap,
-                        gen,
-                        (a.to, d + a.w, u),
-                        (&mut best, &mut meet),
-                    );
-                }
+            if h.rank[u as usize] == NONE {
+                core.push(u);
+                continue;
+            }
+            expanded += 1;
+            let arcs = h.arcs(u);
+            // Stall-on-demand: a higher node reaches u more cheaply, so no shortest climb
+            // passes u with this length.
+            if arcs.iter().any(|a| {
+                let y = mine[a.to as usize];
+                y.stamp == gen && y.d + a.w < d
+            }) {
+                continue;
+            }
+            for a in arcs {
+                reach(mine, theirs, heap, gen, (a.to, d + a.w, u), meeting);
             }
         }
-        // The core: A* with the octile distance to the goal, from the core subgoals the start's
-        // climb reached, meeting the goal's climb.
-        // The heuristic of the plain subgoal search: the octile distance or the landmarks'
-        // bound, whichever is larger (the core keeps the graph's distances).
-        let mut lo = [f64::NEG_INFINITY; LANDMARKS];
-        let mut hi = [f64::INFINITY; LANDMARKS];
-        let unit = |a: (i64, i64), b: (i64, i64)| {
-            let (dx, dy) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
-            let (hi, lo) = if dx > dy { (dx, dy) } else { (dy, dx) };
-            (hi - lo) as f64 + lo as f64 * std::f64::consts::SQRT_2
-        };
-        for &v in &self.links[1] {
-            let lm = &sg.info[v as usize].lm;
-            let extra = if t_id != 0 {
-                0.0
-            } else {
-                unit(node_xy(v), txy)
-            };
-            if lm[0] >= 0.0 {
-                for k in 0..LANDMARKS {
-                    let d = lm[k] as f64;
-                    lo[k] = lo[k].max(d - extra);
-                    hi[k] = hi[k].min(d + extra);
-                }
-            }
-        }
-        let eps = sg.lm_eps as f64;
-        let lo: [f32; LANDMARKS] = lo.map(|l| {
-            if l.is_finite() {
-                (l - eps) as f32
-            } else {
-                -1e30
-            }
-        });
-        let hi: [f32; LANDMARKS] = hi.map(|h| {
-            if h.is_finite() {
-                (h + eps) as f32
-            } else {
-                1e30
-            }
-        });
-        // Landmark units to lengths, rounded down.
-        let scale = h.diagonal as f64 / std::f64::consts::SQRT_2 * (1.0 - 1e-9);
-        let hcost = |c: usize| {
-            let lm = &h.core_info[c].lm;
-            let mut acc = [0f32; LANDMARKS];
-            for k in 0..LANDMARKS {
-                let (a, b) = (lo[k] - lm[k], lm[k] - hi[k]);
-                acc[k] = if a > b { a } else { b };
-            }
-            let l = acc.into_iter().fold(0f32, |x, y| if y > x { y } else { x });
-            let (x, y) = h.core_xy[c];
-            length((x as i64, y as i64), txy).max((l as f64 * scale) as u64)
-        };
+        expanded
+    }
+
+    /// A* in the core from the core subgoals the start's climb reached (`entries`), every core
+    /// subgoal the goal's climb reached (`exits`) offering the rest of the way; stops when no
+    /// open node's f is below the best length. Returns the nodes expanded.
+    fn core_search(
+        &mut self,
+        h: &Hierarchy,
+        heuristic: &CoreHeuristic,
+        gen: u32,
+        meeting: &mut Meeting,
+    ) -> u64 {
         let cs = &mut self.core;
-        if cs.len() < h.core_node.len() {
-            cs.resize(h.core_node.len(), Core::default());
-        }
         let fresh = Core {
             g: u64::MAX,
             exit: u64::MAX,
@@ -702,7 +803,7 @@ impl HierarchySearch {
             if cs[c].stamp != gen {
                 cs[c] = fresh;
             }
-            cs[c].exit = self.state[1][v as usize].d;
+            cs[c].exit = self.state[GOAL][v as usize].d;
         }
         let open = &mut self.open;
         open.clear();
@@ -711,14 +812,15 @@ impl HierarchySearch {
             if cs[c].stamp != gen {
                 cs[c] = fresh;
             }
-            let g = self.state[0][v as usize].d;
+            let g = self.state[START][v as usize].d;
             if g < cs[c].g {
                 cs[c].g = g;
-                open.push(g + hcost(c), c as u32);
+                open.push(g + heuristic.at(h, c), c as u32);
             }
         }
-        // A meeting in the core, by core index.
+        let mut best = meeting.len;
         let mut core_meet = NONE;
+        let mut expanded = 0;
         while let Some((f, c)) = open.pop() {
             if f >= best {
                 break;
@@ -741,9 +843,9 @@ impl HierarchySearch {
             for a in &h.core_arcs[a0..a1] {
                 let nd = g + a.w;
                 let cv = &mut cs[a.to as usize];
-                if cv.stamp & !CLOSED != gen {
+                if !stamp::seen(cv.stamp, gen) {
                     *cv = fresh;
-                } else if cv.stamp & CLOSED != 0 || cv.g <= nd {
+                } else if stamp::closed(cv.stamp, gen) || cv.g <= nd {
                     continue;
                 }
                 cv.g = nd;
@@ -752,65 +854,386 @@ impl HierarchySearch {
                     best = nd + cv.exit;
                     core_meet = a.to;
                 }
-                let f = nd + hcost(a.to as usize);
+                let f = nd + heuristic.at(h, a.to as usize);
                 if f < best {
                     open.push(f, a.to);
                 }
             }
         }
-        let mut climb = Vec::new();
         if core_meet != NONE {
-            // Through the core: back to the entry, then down the start's climb.
-            let mut c = core_meet;
+            meeting.len = best;
+            meeting.core = core_meet;
+        }
+        expanded
+    }
+
+    /// The subgoals of the way `meeting` found, from the start's links to the goal's: up the
+    /// start's climb, through the core (if it crosses it), down the goal's climb, every
+    /// shortcut unpacked into the graph's edges. `None` if no way was found.
+    fn route(&self, h: &Hierarchy, meeting: &Meeting) -> Option<Vec<u32>> {
+        let mut climb = Vec::new();
+        let top = if meeting.core != NONE {
+            // Through the core: back to the entry.
+            let mut c = meeting.core;
             loop {
                 climb.push(h.core_node[c as usize]);
-                if cs[c as usize].parent == NONE {
+                if self.core[c as usize].parent == NONE {
                     break;
                 }
-                c = cs[c as usize].parent;
+                c = self.core[c as usize].parent;
             }
-            meet = h.core_node[core_meet as usize];
-        } else if meet != NONE {
-            climb.push(meet);
+            h.core_node[meeting.core as usize]
+        } else if meeting.below != NONE {
+            climb.push(meeting.below);
+            meeting.below
         } else {
-            return Outcome {
-                solution: None,
-                expanded,
-            };
-        }
-        // The climb from the start's side, then the descent to the goal's.
+            return None;
+        };
+        // Down the start's climb, turned round, then down the goal's.
         let mut v = *climb.last().expect("a node");
-        while self.state[0][v as usize].parent != NONE {
-            v = self.state[0][v as usize].parent;
+        while self.state[START][v as usize].parent != NONE {
+            v = self.state[START][v as usize].parent;
             climb.push(v);
         }
         climb.reverse();
-        v = meet;
-        while self.state[1][v as usize].parent != NONE {
-            v = self.state[1][v as usize].parent;
+        v = top;
+        while self.state[GOAL][v as usize].parent != NONE {
+            v = self.state[GOAL][v as usize].parent;
             climb.push(v);
         }
         let mut nodes = vec![climb[0]];
         for pair in climb.windows(2) {
             h.unpack(pair[0], pair[1], &mut nodes);
         }
-        let mut cells = Vec::with_capacity(nodes.len() + 2);
-        if s_id == 0 {
-            cells.push(s as u32);
+        Some(nodes)
+    }
+}
+
+/// The cells of the way through the subgoals `nodes`: the start's cell unless it is the first
+/// of them, their cells, the goal's cell unless it is the last.
+fn cells_through(sg: &SubgoalGraph, ends: &Ends, nodes: &[u32]) -> Vec<u32> {
+    let mut cells = Vec::with_capacity(nodes.len() + 2);
+    if ends.id[START] == 0 {
+        cells.push(ends.cell[START] as u32);
+    }
+    cells.extend(nodes.iter().map(|&v| sg.cell[v as usize]));
+    if ends.id[GOAL] == 0 {
+        cells.push(ends.cell[GOAL] as u32);
+    }
+    cells
+}
+
+/// The path through `cells` (each h-reachable from the one before) and its length for `moves`.
+fn solution(grid: &Prepared, cells: &[u32], moves: Moves) -> Solution {
+    let (straight, diagonal) = moves.costs();
+    let w = grid.stride as i64;
+    let at = |c: u32| (c as i64 % w, c as i64 / w);
+    let cost = cells
+        .windows(2)
+        .map(|p| octile_cost(at(p[0]), at(p[1]), straight, diagonal))
+        .sum();
+    Solution {
+        cost,
+        path: fill(grid, cells),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::path::astar::{Heuristic, Solver};
+    use crate::path::grid::Grid;
+
+    /// A map, its subgoal graph and its hierarchy for moves `8int` (integer lengths 10 and 14,
+    /// which A* adds up exactly, so the phases' lengths compare with `==`).
+    struct Fixture {
+        grid: Grid,
+        prepared: Prepared,
+        sg: SubgoalGraph,
+        h: Hierarchy,
+    }
+
+    impl Fixture {
+        /// A `w` × `h` grid with about `walls` % walls (xorshift from `seed`).
+        fn random(seed: u64, w: usize, h: usize, walls: u64) -> Fixture {
+            let mut x = seed | 1;
+            let rows: Vec<String> = (0..h)
+                .map(|_| {
+                    (0..w)
+                        .map(|_| {
+                            x ^= x << 13;
+                            x ^= x >> 7;
+                            x ^= x << 17;
+                            if x % 100 < walls {
+                                '#'
+                            } else {
+                                '.'
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            Fixture::of(Grid::parse_text(rows.iter().map(String::as_str)).expect("a grid"))
         }
-        cells.extend(nodes.iter().map(|&v| sg.cell[v as usize]));
-        if t_id == 0 {
-            cells.push(t as u32);
+
+        fn of(grid: Grid) -> Fixture {
+            let prepared = Prepared::new(&grid);
+            let sg = SubgoalGraph::new(&prepared);
+            let h = Hierarchy::new(&sg, Moves::EightInt);
+            Fixture {
+                grid,
+                prepared,
+                sg,
+                h,
+            }
         }
-        let w = grid.stride as i64;
-        let at = |c: u32| (c as i64 % w, c as i64 / w);
-        let cost = cells.windows(2).map(|p| octile(at(p[0]), at(p[1]))).sum();
-        Outcome {
-            solution: Some(Solution {
-                cost,
-                path: fill(grid, &cells),
-            }),
-            expanded,
+
+        fn query(start: (usize, usize), goal: (usize, usize)) -> Query {
+            Query {
+                start,
+                goal,
+                moves: Moves::EightInt,
+                heuristic: Heuristic::Octile,
+                energy: None,
+            }
+        }
+
+        /// A spread of (start, goal) pairs of free cells.
+        fn pairs(&self, n: usize) -> Vec<((usize, usize), (usize, usize))> {
+            let free: Vec<(usize, usize)> = (0..self.grid.height)
+                .flat_map(|y| (0..self.grid.width).map(move |x| (x, y)))
+                .filter(|&(x, y)| self.grid.passable(x as i64, y as i64))
+                .collect();
+            (0..n)
+                .map(|i| {
+                    (
+                        free[(i * 7919) % free.len()],
+                        free[(i * 104_729 + 17) % free.len()],
+                    )
+                })
+                .collect()
+        }
+
+        /// Dijkstra's length from `a` to `b` (cells of the map), exact for moves `8int`.
+        fn distance(&self, a: (usize, usize), b: (usize, usize)) -> Option<u64> {
+            let q = Query {
+                heuristic: Heuristic::Zero,
+                ..Fixture::query(a, b)
+            };
+            let cost = Solver::new().solve(&self.grid, &q).solution?.cost;
+            Some(cost as u64)
+        }
+
+        /// The map cell of subgoal `v`.
+        fn cell_of(&self, v: u32) -> (usize, usize) {
+            let (x, y) = self.sg.xy[v as usize];
+            (x as usize - 1, y as usize - 1)
+        }
+
+        /// Runs the phases of a query up to the core search; `None` if the ends are linked
+        /// directly.
+        fn meet(
+            &self,
+            search: &mut HierarchySearch,
+            a: (usize, usize),
+            b: (usize, usize),
+        ) -> Option<(Ends, Meeting)> {
+            let gen = search.begin(self.sg.subgoals(), self.h.core());
+            let ends = Ends::new(&self.prepared, &self.sg, &Fixture::query(a, b));
+            if ends.cell[START] == ends.cell[GOAL] || search.link(&self.prepared, &self.sg, &ends) {
+                return None;
+            }
+            let mut meeting = Meeting::NONE;
+            for side in [START, GOAL] {
+                search.climb(&self.h, &self.sg, &ends, side, gen, &mut meeting);
+            }
+            let heuristic = CoreHeuristic::new(&self.sg, &self.h, &search.links[GOAL], &ends);
+            search.core_search(&self.h, &heuristic, gen, &mut meeting);
+            Some((ends, meeting))
+        }
+    }
+
+    /// 64 × 64 at 8 % walls: the hierarchy leaves a core (random 40 % maps leave none).
+    fn with_core() -> Fixture {
+        let f = Fixture::random(7, 64, 64, 8);
+        assert!(f.h.core() > 0, "no core");
+        f
+    }
+
+    fn without_core() -> Fixture {
+        let f = Fixture::random(3, 48, 40, 40);
+        assert_eq!(f.h.core(), 0);
+        f
+    }
+
+    #[test]
+    fn octile_length_takes_the_diagonal_steps_first() {
+        assert_eq!(octile_length(5, 2, (10, 14)), 3 * 10 + 2 * 14);
+        assert_eq!(octile_length(2, 5, (10, 14)), 3 * 10 + 2 * 14);
+        assert_eq!(octile_length(4, 4, (10, 14)), 4 * 14);
+        assert_eq!(octile_length(0, 0, (10, 14)), 0);
+    }
+
+    #[test]
+    fn every_edge_of_the_hierarchy_unpacks_into_graph_edges_of_its_length() {
+        for f in [with_core(), without_core()] {
+            let graph_edge = |u: u32, v: u32| {
+                let (a, b) = (f.sg.first[u as usize], f.sg.first[u as usize + 1]);
+                f.sg.edges[a as usize..b as usize].contains(&v)
+            };
+            let xy = |v: u32| {
+                let (x, y) = f.sg.xy[v as usize];
+                (x as i64, y as i64)
+            };
+            let mut shortcuts = 0;
+            for u in 0..f.sg.subgoals() as u32 {
+                for arc in f.h.arcs(u) {
+                    let mut nodes = vec![u];
+                    f.h.unpack(u, arc.to, &mut nodes);
+                    assert_eq!(nodes.last(), Some(&arc.to));
+                    let mut len = 0;
+                    for p in nodes.windows(2) {
+                        assert!(graph_edge(p[0], p[1]) || graph_edge(p[1], p[0]), "{p:?}");
+                        len += f.h.length(xy(p[0]), xy(p[1]));
+                    }
+                    assert_eq!(len, arc.w, "{u} → {}", arc.to);
+                    shortcuts += usize::from(arc.mid != NONE);
+                }
+            }
+            assert!(shortcuts > 0);
+        }
+    }
+
+    #[test]
+    fn ends_in_sight_of_each_other_are_linked_directly() {
+        let open = Fixture::random(1, 12, 10, 0);
+        let mut search = HierarchySearch::new();
+        search.begin(open.sg.subgoals(), open.h.core());
+        let ends = Ends::new(&open.prepared, &open.sg, &Fixture::query((0, 0), (11, 9)));
+        assert!(search.link(&open.prepared, &open.sg, &ends));
+        // A wall between them: each end is linked to the subgoals at the wall's corners.
+        let rows = ["S.....", "......", "####..", "......", ".....G"];
+        let walled = Fixture::of(Grid::parse_text(rows).expect("a grid"));
+        let q = Fixture::query((0, 0), (5, 4));
+        let ends = Ends::new(&walled.prepared, &walled.sg, &q);
+        assert_eq!(ends.id, [0, 0]);
+        assert!(!search.link(&walled.prepared, &walled.sg, &ends));
+        for side in [START, GOAL] {
+            let corners: Vec<(usize, usize)> = search.links[side]
+                .iter()
+                .map(|&v| walled.cell_of(v))
+                .collect();
+            assert!(
+                corners.contains(&(4, 1)) || corners.contains(&(4, 3)),
+                "{corners:?}"
+            );
+        }
+        // An end on a subgoal is linked to itself alone.
+        let q = Fixture::query((4, 1), (5, 4));
+        let ends = Ends::new(&walled.prepared, &walled.sg, &q);
+        assert_ne!(ends.id[START], 0);
+        search.link(&walled.prepared, &walled.sg, &ends);
+        assert_eq!(search.links[START], [ends.id[START] - 1]);
+    }
+
+    #[test]
+    fn without_a_core_the_climbs_meet_at_the_shortest_length() {
+        let f = without_core();
+        let mut search = HierarchySearch::new();
+        let mut searched = 0;
+        for (a, b) in f.pairs(80) {
+            let Some((_, meeting)) = f.meet(&mut search, a, b) else {
+                continue;
+            };
+            searched += 1;
+            assert_eq!(meeting.core, NONE);
+            assert!(search.entries.is_empty() && search.exits.is_empty());
+            let len = (meeting.below != NONE).then_some(meeting.len);
+            assert_eq!(len, f.distance(a, b), "{a:?} {b:?}");
+        }
+        assert!(searched > 40, "{searched}");
+    }
+
+    #[test]
+    fn the_core_heuristic_never_overestimates() {
+        let f = with_core();
+        let mut search = HierarchySearch::new();
+        let mut checked = 0;
+        for (a, b) in f.pairs(6) {
+            search.begin(f.sg.subgoals(), f.h.core());
+            let ends = Ends::new(&f.prepared, &f.sg, &Fixture::query(a, b));
+            if search.link(&f.prepared, &f.sg, &ends) {
+                continue;
+            }
+            let heuristic = CoreHeuristic::new(&f.sg, &f.h, &search.links[GOAL], &ends);
+            for (c, &v) in f.h.core_node.iter().enumerate() {
+                if let Some(d) = f.distance(f.cell_of(v), b) {
+                    assert!(heuristic.at(&f.h, c) <= d, "core {c} to {b:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "{checked}");
+    }
+
+    #[test]
+    fn the_core_search_finishes_the_shortest_way() {
+        let f = with_core();
+        let mut search = HierarchySearch::new();
+        let mut through_core = 0;
+        for (a, b) in f.pairs(60) {
+            let Some((_, meeting)) = f.meet(&mut search, a, b) else {
+                continue;
+            };
+            let len = (meeting.core != NONE || meeting.below != NONE).then_some(meeting.len);
+            assert_eq!(len, f.distance(a, b), "{a:?} {b:?}");
+            through_core += usize::from(meeting.core != NONE);
+        }
+        assert!(through_core > 10, "{through_core}");
+    }
+
+    #[test]
+    fn the_route_is_a_path_of_the_meeting_length() {
+        let f = with_core();
+        let mut search = HierarchySearch::new();
+        for (a, b) in f.pairs(40) {
+            let Some((ends, meeting)) = f.meet(&mut search, a, b) else {
+                continue;
+            };
+            let Some(nodes) = search.route(&f.h, &meeting) else {
+                assert_eq!(meeting, Meeting::NONE);
+                continue;
+            };
+            let cells = cells_through(&f.sg, &ends, &nodes);
+            assert_eq!(cells.first(), Some(&(ends.cell[START] as u32)));
+            assert_eq!(cells.last(), Some(&(ends.cell[GOAL] as u32)));
+            let s = solution(&f.prepared, &cells, Moves::EightInt);
+            assert_eq!(s.cost, meeting.len as f64, "{a:?} {b:?}");
+            assert_eq!((s.path.first(), s.path.last()), (Some(&a), Some(&b)));
+            for p in s.path.windows(2) {
+                let (dx, dy) = (p[0].0.abs_diff(p[1].0), p[0].1.abs_diff(p[1].1));
+                assert!(dx <= 1 && dy <= 1 && dx + dy > 0, "{p:?}");
+                assert!(f.grid.passable(p[1].0 as i64, p[1].1 as i64), "{p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_query_after_the_generation_wraps_forgets_the_ones_before() {
+        let f = with_core();
+        let pairs = f.pairs(40);
+        let mut fresh = HierarchySearch::new();
+        let mut answers = Vec::new();
+        for &(a, b) in &pairs {
+            let s = fresh.solve(&f.prepared, &f.sg, &f.h, &Fixture::query(a, b));
+            answers.push(s.solution.map(|s| s.cost));
+        }
+        // The same queries, each after the last generation before the counter wraps.
+        let mut wrapped = HierarchySearch::new();
+        for (&(a, b), answer) in pairs.iter().zip(&answers) {
+            wrapped.generation = Generation::last();
+            let s = wrapped.solve(&f.prepared, &f.sg, &f.h, &Fixture::query(a, b));
+            assert_eq!(s.solution.map(|s| s.cost), *answer, "{a:?} {b:?}");
         }
     }
 }

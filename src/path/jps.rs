@@ -7,6 +7,7 @@
 //! the same as A*'s, and the lengths are the same (checked against Dijkstra in the tests).
 
 use super::astar::{key, Heuristic, Moves, Outcome, Prepared, Query, RadixHeap, Solution};
+use super::stamp::{self, Generation, CLOSED};
 
 /// Reusable memory for jump point search.
 #[derive(Default)]
@@ -14,12 +15,9 @@ pub struct Jps {
     g: Vec<f64>,
     parent: Vec<u32>,
     stamp: Vec<u32>,
-    generation: u32,
+    generation: Generation,
     heap: RadixHeap,
 }
-
-/// The stamp bit of a closed cell (the rest of a stamp is the search's generation).
-pub(super) const CLOSED: u32 = 1 << 31;
 
 /// Readies the memory of a jump point search (JPS or JPS+) for a grid of `n` cells: grows the
 /// arrays and starts a new generation of stamps (clearing them only when the counter wraps).
@@ -28,7 +26,7 @@ pub(super) fn begin(
     g: &mut Vec<f64>,
     parent: &mut Vec<u32>,
     stamp: &mut Vec<u32>,
-    generation: &mut u32,
+    generation: &mut Generation,
     n: usize,
 ) -> u32 {
     if g.len() < n {
@@ -36,12 +34,7 @@ pub(super) fn begin(
         parent.resize(n, 0);
         stamp.resize(n, 0);
     }
-    *generation = (*generation + 1) & !CLOSED;
-    if *generation == 0 {
-        stamp.fill(0);
-        *generation = 1;
-    }
-    *generation
+    generation.advance(|| stamp.fill(0))
 }
 
 impl Jps {
@@ -99,7 +92,7 @@ impl Jps {
         };
         while let Some((_, node)) = self.heap.pop() {
             let c = node as i64;
-            if self.stamp[c as usize] == gen | CLOSED {
+            if stamp::closed(self.stamp[c as usize], gen) {
                 continue;
             }
             self.stamp[c as usize] = gen | CLOSED;
@@ -188,8 +181,8 @@ impl Jps {
                 let steps = ((j % w) - (c % w)).abs().max((j / w - c / w).abs()) as f64;
                 let ng = g + steps * if diag { diagonal } else { straight };
                 let ju = j as usize;
-                if self.stamp[ju] & !CLOSED == gen
-                    && (self.g[ju] <= ng || self.stamp[ju] & CLOSED != 0)
+                if stamp::seen(self.stamp[ju], gen)
+                    && (self.g[ju] <= ng || stamp::closed(self.stamp[ju], gen))
                 {
                     continue;
                 }

@@ -12,7 +12,8 @@
 //! the same as `jps`'s, so the lengths are the same.
 
 use super::astar::{key, Heuristic, Moves, Outcome, Prepared, Query, RadixHeap, Solution, STEPS};
-use super::jps::{begin, CLOSED};
+use super::jps::begin;
+use super::stamp::{self, Generation, CLOSED};
 
 /// The precomputed jump distances of a grid (`8` per cell of the bordered layout).
 pub struct JumpTable {
@@ -110,7 +111,7 @@ pub struct JpsPlus {
     g: Vec<f64>,
     parent: Vec<u32>,
     stamp: Vec<u32>,
-    generation: u32,
+    generation: Generation,
     heap: RadixHeap,
 }
 
@@ -176,7 +177,7 @@ impl JpsPlus {
         ];
         while let Some((_, node)) = self.heap.pop() {
             let c = node as i64;
-            if self.stamp[c as usize] == gen | CLOSED {
+            if stamp::closed(self.stamp[c as usize], gen) {
                 continue;
             }
             self.stamp[c as usize] = gen | CLOSED;
@@ -242,7 +243,7 @@ impl JpsPlus {
                 let ng = g + steps as f64 * if diag { diagonal } else { straight };
                 let ju = j as usize;
                 let st = self.stamp[ju];
-                if st & !CLOSED == gen && (st & CLOSED != 0 || self.g[ju] <= ng) {
+                if stamp::seen(st, gen) && (stamp::closed(st, gen) || self.g[ju] <= ng) {
                     continue;
                 }
                 self.stamp[ju] = gen;

@@ -4,7 +4,8 @@
 //! 8-connected, integer 10/14 costs, admissible heuristics, an energy budget with supply
 //! stations); `jps`, `jpsplus` (precomputed jumps), `subgoal` (simple subgoal graphs) and
 //! `contract` (a contraction hierarchy over the subgoal graph) are the faster exact methods for
-//! 8-connected maps without energy; `textbook` has IDDFS and IDA* for small maps; `method`
+//! 8-connected maps without energy (all of them forget the last query by generation stamps,
+//! `stamp`); `textbook` has IDDFS and IDA* for small maps; `method`
 //! names them, prepares what they need and picks one automatically; `cache` keeps map files
 //! read and what was built for them between commands; `scen` runs
 //! Moving AI scenario files. This module runs the command in three steps: `parse` (words to a
@@ -30,6 +31,7 @@ pub mod jps;
 pub mod jpsplus;
 pub mod method;
 pub mod scen;
+mod stamp;
 pub mod subgoal;
 pub mod textbook;
 

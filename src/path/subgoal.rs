@@ -17,6 +17,7 @@
 //! the grid reached by a diagonal-then-straight path that passes no subgoal.
 
 use super::astar::{key, Moves, Outcome, Prepared, Query, RadixHeap, Solution, STEPS};
+use super::stamp::{self, Generation, CLOSED};
 
 /// The subgoal graph of a grid.
 pub struct SubgoalGraph {
@@ -343,11 +344,9 @@ pub struct SubgoalSearch {
     state: Vec<State>,
     goal_links: Vec<u32>,
     start_links: Vec<u32>,
-    generation: u32,
+    generation: Generation,
     heap: RadixHeap,
 }
-
-const CLOSED: u32 = 1 << 31;
 
 /// A bound no landmark difference reaches.
 const FAR: f32 = 1e30;
@@ -367,12 +366,9 @@ impl SubgoalSearch {
         if self.state.len() < nodes {
             self.state.resize(nodes, State::default());
         }
-        self.generation = (self.generation + 1) & !CLOSED;
-        if self.generation == 0 {
-            self.state.fill(State::default());
-            self.generation = 1;
-        }
-        let gen = self.generation;
+        let gen = self
+            .generation
+            .advance(|| self.state.fill(State::default()));
         let (straight, diagonal) = q.moves.costs();
         let octile = |a, b| octile_cost(a, b, straight, diagonal);
         let unit_octile = |a, b| octile_cost(a, b, 1.0, std::f64::consts::SQRT_2);
@@ -474,7 +470,7 @@ impl SubgoalSearch {
         while let Some((_, u)) = self.heap.pop() {
             let ui = u as usize;
             let su = &mut self.state[ui];
-            if su.stamp == gen | CLOSED {
+            if stamp::closed(su.stamp, gen) {
                 continue;
             }
             su.stamp = gen | CLOSED;
@@ -518,7 +514,7 @@ impl SubgoalSearch {
                 let ng = g + octile((0, 0), (dx, dy));
                 let vi = v as usize;
                 let sv = &mut state[vi];
-                if sv.stamp & !CLOSED == gen && (sv.stamp & CLOSED != 0 || sv.g <= ng) {
+                if stamp::seen(sv.stamp, gen) && (stamp::closed(sv.stamp, gen) || sv.g <= ng) {
                     return;
                 }
                 sv.stamp = gen;
@@ -544,7 +540,7 @@ impl SubgoalSearch {
                 let v = goal_node;
                 let ng = g + octile(uxy, txy);
                 let sv = &mut self.state[v as usize];
-                if sv.stamp & !CLOSED == gen && (sv.stamp & CLOSED != 0 || sv.g <= ng) {
+                if stamp::seen(sv.stamp, gen) && (stamp::closed(sv.stamp, gen) || sv.g <= ng) {
                     continue;
                 }
                 sv.stamp = gen;
