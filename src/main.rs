@@ -12,7 +12,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(failure) => {
             eprintln!("error: {}", failure.error);
-            ExitCode::from(failure.status)
+            ExitCode::from(failure.exit.code())
         }
     }
 }

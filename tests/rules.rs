@@ -283,7 +283,8 @@ fn judge_command_lines_and_exit_statuses() {
          game 2: 1/2-1/2 threefold repetition at ply 8 (recorded 1-0: disagrees)\n\
          2 games, 1 disagree\n"
     );
+    // A missing file is exit status 3, as in every subcommand (docs/development.md).
     let (code, _, _) = run_judge(&["--pgn", dir.join("missing.pgn").to_str().unwrap()]);
-    assert_eq!(code, Some(2));
+    assert_eq!(code, Some(3));
     std::fs::remove_dir_all(&dir).ok();
 }

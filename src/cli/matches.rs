@@ -1,7 +1,7 @@
 //! `chariot match` and `chariot judge`: the command lines of the match tools. The words are
 //! parsed here into the match's typed set-up; the tools never see a command line.
 
-use super::Failure;
+use super::{Exit, Failure};
 use chariot::tools::matches::{
     self, judge, parse_dialect, parse_options, EngineSpec, MatchError, Setup, Sprt, TimeControl,
     TimeControlError,
@@ -220,15 +220,18 @@ pub struct JudgeArgs {
 }
 
 /// Runs `chariot judge`: prints the verdict. Exit status 0 when done (and, with `--pgn`, every
-/// recorded result agrees), 1 when some recorded result disagrees.
+/// recorded result agrees), `Exit::Failed` when some recorded result disagrees.
 pub fn judge(args: &JudgeArgs) -> Result<ExitCode, Failure> {
     if let Some(path) = &args.pgn {
-        let text = read_text(path).map_err(Failure::input)?;
-        let (out, disagree) = judge::judge_pgn(&text).map_err(Failure::input)?;
+        let (out, disagree) = judge::judge_pgn(&read_text(path)?)?;
         print!("{out}");
-        return Ok(ExitCode::from(u8::from(disagree > 0)));
+        return Ok(if disagree > 0 {
+            ExitCode::from(Exit::Failed.code())
+        } else {
+            ExitCode::SUCCESS
+        });
     }
-    let j = judge::judge_text(args.fen.as_deref(), &args.moves).map_err(Failure::input)?;
+    let j = judge::judge_text(args.fen.as_deref(), &args.moves)?;
     println!("{j}");
     Ok(ExitCode::SUCCESS)
 }

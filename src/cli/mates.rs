@@ -49,7 +49,7 @@ pub struct MatesArgs {
 pub fn run(args: &MatesArgs) -> Result<(), Failure> {
     if args.harvest {
         for f in &args.files {
-            let text = read_text(f).map_err(Failure::input)?;
+            let text = read_text(f)?;
             for line in mates::harvest(&text).map_err(Failure::input)? {
                 println!("{line}");
             }
@@ -58,9 +58,7 @@ pub fn run(args: &MatesArgs) -> Result<(), Failure> {
     }
     let mut cases = Vec::new();
     for f in &args.files {
-        cases.extend(
-            mates::read_cases(&read_text(f).map_err(Failure::input)?).map_err(Failure::input)?,
-        );
+        cases.extend(mates::read_cases(&read_text(f)?).map_err(Failure::input)?);
     }
     let budget = match args.depth_plus {
         Some(k) => Budget::Depth(k),

@@ -1,12 +1,16 @@
 //! The binary's command layer: the command line of every subcommand (clap), turned into the
-//! library's typed arguments, and the one place that reports a command's failure. The library
-//! never sees a command line, so it is usable without clap.
+//! library's typed arguments, and the one place that reports a command's failure, with one exit
+//! status per kind of failure for every subcommand (`exit`). The library never sees a command
+//! line, so it is usable without clap.
 
+mod exit;
 mod fit;
 mod matches;
 mod mates;
 mod nnue;
 mod soak;
+
+pub use exit::{Exit, Failure};
 
 use chariot::board::{perft, Position};
 use chariot::search::bench;
@@ -80,34 +84,6 @@ enum Command {
     },
 }
 
-/// Why a command failed: the message `main` prints after `error: `, and the exit status.
-pub struct Failure {
-    /// The process's exit status.
-    pub status: u8,
-    /// What went wrong.
-    pub error: Box<dyn std::error::Error>,
-}
-
-impl Failure {
-    /// A failure caused by the command's input (bad words, a bad file): exit status 2.
-    fn input(error: impl Into<Box<dyn std::error::Error>>) -> Failure {
-        Failure {
-            status: 2,
-            error: error.into(),
-        }
-    }
-}
-
-/// Any other error fails the command with exit status 1.
-impl<E: std::error::Error + 'static> From<E> for Failure {
-    fn from(error: E) -> Failure {
-        Failure {
-            status: 1,
-            error: Box::new(error),
-        }
-    }
-}
-
 /// Makes the allocator serve blocks of 1 MiB and more (hash tables, networks) from the system
 /// and give them back when freed. By default glibc raises its threshold for that to the size of
 /// the largest block freed so far (up to 32 MiB); after a `Hash` change, later tables then come
@@ -140,17 +116,18 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         return Ok(ExitCode::SUCCESS);
     };
     match command {
-        Command::Path { args } => {
-            println!("{}", chariot::path::command(&args).map_err(Failure::input)?);
-        }
-        Command::Match(args) => {
-            let config = matches::config(&args).map_err(Failure::input)?;
-            chariot::tools::matches::run(config).map_err(Failure::input)?;
-        }
+        Command::Path { args } => println!("{}", chariot::path::command(&args)?),
+        Command::Match(args) => chariot::tools::matches::run(matches::config(&args)?)?,
         Command::Tune(args) => print!("{}", chariot::tools::fit::tune::run(&args.into())?),
         Command::WdlFit(args) => println!("{}", chariot::tools::fit::wdl::run(&args.files)?),
         Command::Datagen(args) => {
             chariot::tools::nnue::datagen::run(&args.into())?;
+            if chariot::tools::nnue::datagen::interrupted() {
+                return Err(Failure::new(
+                    Exit::Interrupted,
+                    "interrupted: the data file holds every game finished before",
+                ));
+            }
         }
         Command::Train(args) => {
             let output = args.output.clone();
@@ -177,10 +154,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
             threads,
         } => {
             let pos = match fen {
-                Some(f) => Position::from_fen(&f).map_err(|e| Failure {
-                    status: 1,
-                    error: format!("invalid FEN: {e}").into(),
-                })?,
+                Some(f) => Position::from_fen(&f)
+                    .map_err(|e| Failure::new(Exit::BadInput, format!("invalid FEN: {e}")))?,
                 None => Position::default(),
             };
             let mut out = std::io::stdout().lock();

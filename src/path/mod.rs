@@ -17,6 +17,7 @@
 //! path (map FILE | grid FILE | inline ROWS) [from X Y] [to X Y] [moves 4|8|8int]
 //!      [heuristic manhattan|octile|euclidean|zero] [energy T] [method NAME] [jps]
 //! path scen FILE.scen [--map FILE.map] [--method NAME] [--jps]
+//! path stats FILE.map
 //! ```
 //! `inline` rows are separated by `/`. Text grids mark start `S` and goal `G`; `from`/`to`
 //! override them (and are required for Moving AI maps). NAME is `auto` (the default), `astar`,
@@ -50,7 +51,7 @@ pub const MAX_ENERGY: u32 = 100_000;
 #[derive(Debug, thiserror::Error)]
 pub enum PathError {
     /// No words at all.
-    #[error("usage: path (map FILE | grid FILE | inline ROWS) [from X Y] [to X Y] [moves 4|8|8int] [heuristic H] [energy T] [method NAME] | path scen FILE.scen [--map FILE.map] [--method NAME]")]
+    #[error("usage: path (map FILE | grid FILE | inline ROWS) [from X Y] [to X Y] [moves 4|8|8int] [heuristic H] [energy T] [method NAME] | path scen FILE.scen [--map FILE.map] [--method NAME] | path stats FILE.map")]
     Usage,
     /// `scen` without a file.
     #[error("usage: path scen FILE.scen [--map FILE.map] [--method NAME]")]

@@ -94,6 +94,12 @@ const SCORE_LIMIT: i32 = 10_000;
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static HANDLER: Once = Once::new();
 
+/// Whether Ctrl-C stopped a `run` of this process (the file it wrote still holds whole games
+/// only).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
 fn stopped(stop: &AtomicBool) -> bool {
     stop.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed)
 }

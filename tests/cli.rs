@@ -1,0 +1,97 @@
+//! The command line's exit statuses: one per kind of failure, the same for every subcommand
+//! (docs/development.md, "Exit codes"): 2 for bad input, 3 for a missing file, 1 for any other
+//! failure, each with one `error: …` line on stderr. Ctrl-C (130) is tested with `datagen` in
+//! tests/nnue.rs.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+const BAD_INPUT: i32 = 2;
+const MISSING_FILE: i32 = 3;
+
+/// A path in the temporary folder that does not exist.
+fn missing(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("chariot-cli-{}-missing-{name}", std::process::id()));
+    assert!(!p.exists());
+    p
+}
+
+/// Runs `chariot ARGS`; returns the exit status and stderr.
+fn run(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(args)
+        .output()
+        .expect("run chariot");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Asserts `chariot ARGS` exits `code` with one `error: …` line containing `needle`.
+fn fails(args: &[&str], code: i32, needle: &str) {
+    let (status, stderr) = run(args);
+    assert_eq!(status, Some(code), "{args:?}: {stderr}");
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+    assert!(errors[0].contains(needle), "{args:?}: {stderr}");
+}
+
+#[test]
+fn bad_input_exits_2_in_every_subcommand() {
+    fails(&["perft", "2", "bad fen"], BAD_INPUT, "invalid FEN");
+    fails(&["judge", "h2e9"], BAD_INPUT, "h2e9");
+    fails(
+        &["judge", "--fen", "bad fen", "h2e2"],
+        BAD_INPUT,
+        "invalid FEN",
+    );
+    fails(
+        &["path", "inline", "S.x/..G"],
+        BAD_INPUT,
+        "unknown character",
+    );
+    fails(&["match", "--dialect1", "xboard"], BAD_INPUT, "bad dialect");
+    fails(&["match", "--tc", "fast"], BAD_INPUT, "fast");
+    // Clap's own refusals of the words exit 2 as well.
+    let (status, stderr) = run(&["perft", "--frobnicate"]);
+    assert_eq!(status, Some(BAD_INPUT), "{stderr}");
+}
+
+#[test]
+fn a_missing_file_exits_3_in_every_subcommand() {
+    let file = missing("input");
+    let f = file.to_str().expect("a UTF-8 path");
+    let out = missing("output");
+    let o = out.to_str().expect("a UTF-8 path");
+    fails(&["tune", f], MISSING_FILE, f);
+    fails(&["wdl-fit", f], MISSING_FILE, f);
+    fails(&["judge", "--pgn", f], MISSING_FILE, f);
+    fails(&["train", f, "-o", o], MISSING_FILE, f);
+    fails(&["datagen", "--openings", f, "-o", o], MISSING_FILE, f);
+    fails(&["match", "--openings", f], MISSING_FILE, f);
+    fails(
+        &["path", "map", f, "from", "0", "0", "to", "1", "1"],
+        MISSING_FILE,
+        "cannot read",
+    );
+    fails(&["path", "scen", f], MISSING_FILE, "cannot read");
+    fails(&["path", "stats", f], MISSING_FILE, "cannot read");
+    assert!(!out.exists(), "no output written");
+}
+
+#[test]
+fn the_path_usage_names_every_form() {
+    let (status, stderr) = run(&["path"]);
+    assert_eq!(status, Some(BAD_INPUT), "{stderr}");
+    for form in [
+        "path (map FILE",
+        "path scen FILE.scen",
+        "path stats FILE.map",
+    ] {
+        assert!(stderr.contains(form), "{form}: {stderr}");
+    }
+}
