@@ -17,7 +17,8 @@
 //!
 //! In expected output, `[..]` stands for any text within a line and a line `...` for any number
 //! of lines, as in `trycmd`; trailing spaces are ignored. A block right after a line
-//! `<!-- unchecked: REASON -->` is skipped (it needs another engine, or runs for minutes).
+//! `<!-- unchecked: REASON -->` is skipped (it needs another engine, or runs for minutes); one
+//! after `<!-- slow: REASON -->` is replayed only with `--ignored` (`slow_examples`).
 //!
 //! `UPDATE_DOCS=1 cargo test --release --test docs` rewrites every example that drifted with
 //! what the binary prints now, keeping its `...` elisions and putting `[..]` back after the
@@ -49,6 +50,8 @@ struct Block {
     first: usize,
     lines: Vec<String>,
     unchecked: bool,
+    /// After a line `<!-- slow: REASON -->`: replayed only by the ignored test `slow_examples`.
+    slow: bool,
 }
 
 fn blocks(lines: &[String]) -> Vec<Block> {
@@ -58,6 +61,7 @@ fn blocks(lines: &[String]) -> Vec<Block> {
         if lines[i].trim_start().starts_with("```") {
             let prev = lines[..i].iter().rev().find(|l| !l.trim().is_empty());
             let unchecked = prev.is_some_and(|l| l.trim_start().starts_with("<!-- unchecked"));
+            let slow = prev.is_some_and(|l| l.trim_start().starts_with("<!-- slow"));
             let first = i + 1;
             let mut j = first;
             while j < lines.len() && !lines[j].trim_start().starts_with("```") {
@@ -67,6 +71,7 @@ fn blocks(lines: &[String]) -> Vec<Block> {
                 first,
                 lines: lines[first..j.min(lines.len())].to_vec(),
                 unchecked,
+                slow,
             });
             i = j + 1;
         } else {
@@ -593,7 +598,7 @@ fn check_flags(lines: &[String], helps: &mut BTreeMap<String, Help>) -> Vec<Stri
 }
 
 /// Checks every example of one markdown file; with `UPDATE_DOCS` rewrites the ones that drifted.
-fn check_file(name: &str) {
+fn check_file(name: &str, slow: bool) {
     let path: PathBuf = root().join(name);
     let text = std::fs::read_to_string(&path).expect("read the manual");
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
@@ -606,7 +611,7 @@ fn check_file(name: &str) {
         for p in check_flags(&block.lines, &mut helps) {
             failures.push(format!("{at}: {p}"));
         }
-        if block.unchecked {
+        if block.unchecked || block.slow != slow {
             continue;
         }
         let checked = if block.lines.iter().any(|l| l.starts_with("> ")) {
@@ -645,7 +650,7 @@ fn check_file(name: &str) {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(
-        replayed > 0 || !has_examples(name),
+        slow || replayed > 0 || !has_examples(name),
         "{name}: no example was checked"
     );
 }
@@ -690,42 +695,60 @@ fn diff(expected: &[String], actual: &[String]) -> String {
 
 #[test]
 fn readme() {
-    check_file("README.md");
+    check_file("README.md", false);
 }
 
 #[test]
 fn engine_md() {
-    check_file("docs/engine.md");
+    check_file("docs/engine.md", false);
 }
 
 #[test]
 fn gui_md() {
-    check_file("docs/gui.md");
+    check_file("docs/gui.md", false);
 }
 
 #[test]
 fn match_md() {
-    check_file("docs/match.md");
+    check_file("docs/match.md", false);
 }
 
 #[test]
 fn nnue_md() {
-    check_file("docs/nnue.md");
+    check_file("docs/nnue.md", false);
 }
 
 #[test]
 fn path_md() {
-    check_file("docs/path.md");
+    check_file("docs/path.md", false);
 }
 
 #[test]
 fn strength_md() {
-    check_file("docs/strength.md");
+    check_file("docs/strength.md", false);
 }
 
 #[test]
 fn development_md() {
-    check_file("docs/development.md");
+    check_file("docs/development.md", false);
+}
+
+/// The examples marked `<!-- slow: REASON -->`, run with `--ignored`.
+#[test]
+#[ignore = "slow examples: cargo test --release --test docs -- --ignored"]
+fn slow_examples() {
+    for name in [
+        "README.md",
+        "docs/engine.md",
+        "docs/gui.md",
+        "docs/match.md",
+        "docs/nnue.md",
+    ] {
+        check_file(name, true);
+    }
+    for name in ["docs/path.md", "docs/strength.md", "docs/development.md"] {
+        check_file(name, true);
+    }
 }
 
 /// Every markdown file of the manual has its test above.
