@@ -11,11 +11,12 @@
 //! every output line is ASCII, and `readyok`, `uciok`, `ucciok` and `bestmove` appear only as
 //! themselves; `quit` and the end of input end the controller within 10 s.
 //!
-//! Long work is bounded by the harness, not the engine, for now: `go perft` deeper than 3 and
-//! a valid `bench` are not fed (they cannot be stopped yet, so a digit added to `go perft 1`
-//! would run for hours, and even `bench 1` holds `isready` for most of a second), nor `Hash`
-//! above 4 MiB or `Threads` above 4. Each controller starts with `Hash` 1. Searches are ended by the `stop` lines the generator emits and by the harness, which
-//! sends `stop` within three lines of every `go`. Counts of such lines are in the summary.
+//! Long work is fed like any search: `go perft` of any depth (a digit added to `go perft 1`
+//! asks for hours) and `bench` yield to `stop`, and a `stop` also ends the searches queued
+//! before it, so the `stop` lines the generator emits and the one the harness sends within
+//! three lines of every `go` and `bench` (and before the end of input) bound them all. Not fed:
+//! `Hash` above 4 MiB and `Threads` above 4 (memory and cores); each controller starts with
+//! `Hash` 1. Counts of such lines are in the summary.
 
 use chariot::board::{Game, Position, START_FEN};
 use chariot::protocol::command::{self, Command};
@@ -99,6 +100,8 @@ const OPTIONS: &[(&str, &[&str])] = &[
             "",
             "<empty>",
             "no-such-network.nnue",
+            "caf\u{e9}.nnue",
+            "readyok.nnue",
             "Cargo.toml",
             "src/eval/nnue/nets/default.nnue",
         ],
@@ -213,6 +216,7 @@ impl Gen {
                     let ms = self.moves(g.or_else(|| Some(Game::new(Position::startpos()))), 3);
                     format!("searchmoves h2e2 b0c2 {}", ms.join(" "))
                 }
+                _ if self.rng.random_bool(0.1) => format!("perft {}", self.number(12)),
                 _ => format!("perft {}", self.rng.random_range(1..=3)),
             };
             line.push(' ');
@@ -262,9 +266,10 @@ impl Gen {
                 3 => "path stats no-such.map".into(),
                 _ => "path inline S....G heuristic octile energy 3 method astar".into(),
             },
-            810..=819 => {
-                ["bench 1", "bench 2", "bench 0", "bench x"][self.rng.random_range(0..4)].into()
-            }
+            810..=819 => [
+                "bench 1", "bench 2", "bench 0", "bench x", "bench 30", "bench",
+            ][self.rng.random_range(0..6)]
+            .into(),
             820..=822 => "quit".into(),
             823..=849 => [
                 "",
@@ -428,9 +433,8 @@ impl Harness {
                 if self.answered > self.owed {
                     self.fault(s, "readyok without isready".into());
                 }
-            } else if line.starts_with("  ") || line.starts_with("pophash ") {
-                // The `help` text names the commands and their answers; UCCI's `probe` answer
-                // is `pophash [bestmove <m>] …`.
+            } else if line.starts_with("pophash ") {
+                // UCCI's `probe` answer is `pophash [bestmove <m>] …`.
             } else if ["readyok", "uciok", "ucciok"]
                 .iter()
                 .any(|k| line.contains(k) && line != *k)
@@ -550,11 +554,9 @@ impl Harness {
     }
 }
 
-/// Why a line is not fed: work the engine cannot stop yet, much memory, or a known fault.
+/// Why a line is not fed: much memory or many threads.
 fn not_fed(text: &str) -> Option<&'static str> {
     match command::parse(text) {
-        Ok(Command::Go(args)) if args.perft.is_some_and(|d| d > 3) => Some("go perft over 3"),
-        Ok(Command::Bench(_)) => Some("bench"),
         Ok(Command::SetOption { name, value }) => {
             let key: String = name
                 .chars()
@@ -565,8 +567,6 @@ fn not_fed(text: &str) -> Option<&'static str> {
             match key.as_str() {
                 "hash" | "hashsize" if v > 4 => Some("Hash over 4"),
                 "threads" if v > 4 => Some("Threads over 4"),
-                // The refusal repeats the whole value, non-ASCII bytes included.
-                "evalfile" if !value.is_ascii() => Some("EvalFile not ASCII"),
                 _ => None,
             }
         }
@@ -599,7 +599,10 @@ fn fuzz(seed: u64, lines: u64) -> Summary {
                 *s.skipped.entry(why).or_default() += 1;
                 continue;
             }
-            if matches!(command::parse(&text), Ok(Command::Go(_))) {
+            if matches!(
+                command::parse(&text),
+                Ok(Command::Go(_) | Command::Bench(_))
+            ) {
                 s.searches += 1;
                 stop_in = Some(stop_in.unwrap_or(gen.rng.random_range(0..3)));
             }
@@ -614,6 +617,10 @@ fn fuzz(seed: u64, lines: u64) -> Summary {
             Some(n) => stop_in = Some(n - 1),
             None => {}
         }
+    }
+    if stop_in.is_some() {
+        s.stops_added += 1;
+        h.line("stop".into(), &mut s);
     }
     h.end(&mut s);
     s

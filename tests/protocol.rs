@@ -953,6 +953,12 @@ fn option_messages_ucci_announcements_and_help() {
     );
     e.send("help");
     let help = e.until(5.0, |l| l.starts_with("  help"));
+    // Only the answers themselves may contain these words.
+    for l in &help {
+        for w in ["readyok", "uciok", "ucciok", "bestmove"] {
+            assert!(!l.contains(w), "help line with {w}: {l}");
+        }
+    }
     let help = help.join("\n");
     for word in [
         "probe",
@@ -1012,5 +1018,127 @@ fn option_messages_ucci_announcements_and_help() {
             "info string bad value for ucielo: expected an integer from 540 to 2870",
             "readyok"
         ]
+    );
+}
+
+/// `stop` ends the search running and every search queued before it (a `go` that superseded
+/// the running one waits for it to end): each `go` answers once, and none runs on.
+#[test]
+fn stop_ends_the_searches_queued_before_it() {
+    let mut e = Engine::start();
+    for (gos, what) in [
+        (&["go movetime 300", "go"][..], "go movetime, go"),
+        (
+            &["go infinite", "go infinite", "go"][..],
+            "go infinite twice, go",
+        ),
+        (
+            &["go depth 30", "go ponder", "go wtime 60000 btime 60000"][..],
+            "three kinds",
+        ),
+    ] {
+        let t = Instant::now();
+        for g in gos {
+            e.send(g);
+        }
+        e.send("stop");
+        let mut answers = 0;
+        while answers < gos.len() {
+            e.bestmove(2.0);
+            answers += 1;
+        }
+        eprintln!("{what}, stop: {answers} answers in {:?}", t.elapsed());
+        assert!(
+            t.elapsed() <= Duration::from_millis(1500),
+            "{what}: {:?}",
+            t.elapsed()
+        );
+        let out = e.ready();
+        assert_eq!(out, vec!["readyok"], "{what}");
+        let more = e.quiet(300);
+        assert!(
+            !more.iter().any(|l| l.starts_with("bestmove")),
+            "{what}: {more:?}"
+        );
+    }
+    // UCCI: the same, and the `stop` prints no extra `nobestmove`.
+    e.send("ucci");
+    e.until(5.0, |l| l == "ucciok");
+    e.send("go depth 30");
+    e.send("go");
+    e.send("stop");
+    e.bestmove(2.0);
+    e.bestmove(2.0);
+    assert_eq!(e.ready(), vec!["readyok"]);
+    assert!(e.quiet(300).is_empty());
+}
+
+/// Resizing or clearing the hash table runs beside the loop: `quit` ends the process at once
+/// even in the middle of a 1 GiB resize, the `readyok` after a resize comes once it took
+/// effect, and a search asked for meanwhile starts after it and still obeys `stop`. The times
+/// are printed with `--nocapture`.
+#[test]
+fn hash_resizes_never_deafen_the_loop() {
+    let mut e = Engine::start();
+    let (ms, out) = timed_ready(&mut e, &["setoption name Hash value 1024"]);
+    eprintln!("Hash 16 -> 1024, isready: readyok in {ms} ms");
+    assert_eq!(out, vec!["readyok"]);
+    let (ms, out) = timed_ready(&mut e, &["setoption name Clear Hash"]);
+    eprintln!("Clear Hash (1 GiB), isready: readyok in {ms} ms");
+    assert_eq!(out, vec!["readyok"]);
+    // A search asked for during a resize starts after it; `stop` ends it.
+    let t = Instant::now();
+    e.send("setoption name Hash value 512");
+    e.send("go infinite");
+    e.send("stop");
+    let m = best_of(&e.bestmove(10.0));
+    assert_legal(None, &[], &m);
+    eprintln!("Hash 512, go infinite, stop: bestmove in {:?}", t.elapsed());
+    assert_eq!(e.ready(), vec!["readyok"]);
+    // A resize asked for during a search runs when it ends, beside the loop too.
+    e.send("go infinite");
+    e.send("setoption name Hash value 1024");
+    e.send("stop");
+    e.bestmove(2.0);
+    let t = Instant::now();
+    e.send("quit");
+    assert!(e.close_and_wait(5.0).success());
+    let ms = t.elapsed().as_millis();
+    eprintln!("go infinite, Hash 1024, stop, quit: exit in {ms} ms");
+    assert!(ms <= 500, "exit after {ms} ms");
+    for what in ["setoption name Hash value 1024", "ucinewgame"] {
+        let mut e = Engine::start();
+        if what == "ucinewgame" {
+            timed_ready(&mut e, &["setoption name Hash value 1024"]);
+        }
+        let t = Instant::now();
+        e.send(what);
+        e.send("isready");
+        e.send("quit");
+        assert!(e.close_and_wait(5.0).success());
+        let ms = t.elapsed().as_millis();
+        eprintln!("{what}, isready, quit: exit in {ms} ms");
+        assert!(ms <= 500, "{what}: exit after {ms} ms");
+    }
+}
+
+/// A refused `EvalFile` is named in ASCII (other characters as `?`), never with a word a GUI
+/// takes for an answer.
+#[test]
+fn evalfile_refusals_stay_ascii() {
+    let mut e = Engine::start();
+    e.send_bytes(b"setoption name EvalFile value caf\xc3\xa9\xff.nnue\n");
+    let out = e.ready();
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(
+        out[0].starts_with("info string EvalFile caf??.nnue: cannot read the network file"),
+        "{out:?}"
+    );
+    e.send("setoption name EvalFile value readyok.nnue");
+    let out = e.ready();
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(
+        out[0].starts_with("info string EvalFile ????????????: "),
+        "{out:?}"
     );
 }

@@ -139,6 +139,28 @@ pub fn echo_text(text: &str) -> String {
     text.split(' ').map(echo).collect::<Vec<_>>().join(" ")
 }
 
+/// At most `n` characters of free text (a file name, an error) as it may be shown: spaces kept,
+/// every other character that is not printable ASCII as `?`, and a word GUIs search for
+/// (`bestmove`, `readyok`, `uciok`, `ucciok`) as as many `?`.
+pub fn shown_text(text: &str, n: usize) -> String {
+    let head: String = text.chars().take(n).collect();
+    head.split(' ')
+        .map(|w| {
+            let w = crate::board::moves::shown(w, n);
+            let lower = w.to_ascii_lowercase();
+            if ["bestmove", "readyok", "uciok", "ucciok"]
+                .iter()
+                .any(|k| lower.contains(k))
+            {
+                "?".repeat(w.len())
+            } else {
+                w
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Parses one line (already stripped of its line end).
 pub fn parse(line: &str) -> Result<Command, CommandError> {
     let tokens: Vec<&str> = line.split_ascii_whitespace().collect();
@@ -379,6 +401,14 @@ fn number(t: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shown_text_is_ascii_without_answers() {
+        assert_eq!(shown_text("caf\u{e9}\u{fffd}.nnue", 64), "caf??.nnue");
+        assert_eq!(shown_text("my net\tfile", 64), "my net?file");
+        assert_eq!(shown_text("x readyok.nnue", 64), "x ????????????");
+        assert_eq!(shown_text("abcdef", 3), "abc");
+    }
 
     #[test]
     fn positions() {

@@ -61,6 +61,18 @@ struct Running {
     /// input lets it finish. Otherwise (`go infinite`, `go` with no limit) the end of input
     /// stops it.
     bounded: bool,
+    /// Work on the tables (a `Hash` resize, clearing): it cannot be stopped, every line but
+    /// `quit` and `path` waits for it (`isready` included), and `quit` does not wait for it.
+    tables: bool,
+}
+
+/// A line waiting for the running work to end.
+struct Queued {
+    line: String,
+    /// When it was read.
+    received: Instant,
+    /// A `stop` came after it: a search it starts is stopped at once.
+    stopped: bool,
 }
 
 /// A change to the searcher's tables asked for while the searcher was busy.
@@ -78,7 +90,7 @@ pub struct Controller {
     deferred: Vec<Deferred>,
     running: Option<Running>,
     started: u64,
-    queue: VecDeque<(String, Instant)>,
+    queue: VecDeque<Queued>,
     /// When the line being handled was read.
     received: Instant,
     quitting: bool,
@@ -92,8 +104,8 @@ pub struct Controller {
 
 const HELP: &str = "\
 Chariot speaks UCI (after `uci`, or with no handshake) and UCCI (after `ucci`).
-  uci | ucci                   handshake: id, options, uciok/ucciok
-  isready                      readyok
+  uci | ucci                   handshake: id, the options, then the ok line
+  isready                      answered once the commands before it are done
   setoption name N [value V]   or UCCI `setoption N V` (the options: `uci` or `ucci`)
   ucinewgame | newgame | uccinewgame    clear the hash table and histories
   position startpos|fen F [moves M...]  (the word `position` may be left out)
@@ -161,15 +173,39 @@ impl Controller {
                 true
             }
             Event::Line(line, received) => {
-                self.received = received;
                 log::debug!("received: {}", command::echo_text(&line));
-                if self.running.is_some() {
-                    self.while_running(line)
-                } else {
-                    self.execute(&line)
-                }
+                self.dispatch(Queued {
+                    line,
+                    received,
+                    stopped: false,
+                })
             }
         }
+    }
+
+    /// Handles a line, arriving or taken from the queue: at once when idle (stopping a search
+    /// it starts if a `stop` came after it), else as a line arriving while work runs.
+    fn dispatch(&mut self, q: Queued) -> bool {
+        self.received = q.received;
+        if self.running.is_some() {
+            return self.while_running(q.line, q.stopped);
+        }
+        let go_on = self.execute(&q.line);
+        if q.stopped {
+            if let Some(r) = self.running.as_ref().filter(|r| !r.tables) {
+                r.signals.stop();
+            }
+        }
+        go_on
+    }
+
+    /// Puts a line in the queue.
+    fn enqueue(&mut self, line: String, stopped: bool) {
+        self.queue.push_back(Queued {
+            line,
+            received: self.received,
+            stopped,
+        });
     }
 
     /// End of input: a script piped its commands and waits for the answers. A bounded search
@@ -184,7 +220,8 @@ impl Controller {
     }
 
     fn quit(&mut self) -> bool {
-        if let Some(r) = &self.running {
+        // Work on the tables is not waited for: it ends with the process.
+        if let Some(r) = self.running.as_ref().filter(|r| !r.tables) {
             r.signals.stop();
             self.quitting = true;
             return true;
@@ -200,21 +237,46 @@ impl Controller {
         false
     }
 
-    fn while_running(&mut self, line: String) -> bool {
+    /// A line arriving while work runs. `stopped`: a `stop` came after it (it was queued).
+    fn while_running(&mut self, line: String, stopped: bool) -> bool {
         let Some(r) = &self.running else {
             return true;
         };
         if r.finished.load(Ordering::SeqCst) {
             // The answer is out and the thread is ending: take the searcher back now, so this
             // line (a `probe`, say) meets the engine as it will be once `Done` arrives.
-            return self.finish_running() && self.handle(Event::Line(line, self.received));
+            let received = self.received;
+            return self.finish_running()
+                && self.dispatch(Queued {
+                    line,
+                    received,
+                    stopped,
+                });
+        }
+        if r.tables {
+            match command::parse(&line) {
+                Ok(Command::Quit) => return self.quit(),
+                Ok(Command::Nothing) => {}
+                Ok(Command::Path(args)) => self.path(args),
+                // Everything else meets the tables as they will be: `isready` waits for them,
+                // and a `stop` for a search queued here.
+                _ => self.enqueue(line, stopped),
+            }
+            return true;
         }
         match command::parse(&line) {
             Ok(Command::IsReady) if self.queue.is_empty() => self.out.line("readyok"),
-            Ok(Command::Stop) => r.signals.stop(),
+            Ok(Command::Stop) => {
+                r.signals.stop();
+                // It ends the searches queued before it too, each as it starts.
+                for q in &mut self.queue {
+                    q.stopped = true;
+                }
+            }
             Ok(Command::PonderHit { draw }) => {
                 if r.signals.pondering() {
-                    r.signals.ponderhit();
+                    // Measured from when it was read (it may have waited in the queue).
+                    r.signals.ponderhit_at(self.received);
                     if draw {
                         r.draw_offer.store(true, Ordering::SeqCst);
                     }
@@ -228,9 +290,9 @@ impl Controller {
             // A new search supersedes the running one: stop it, then start this one.
             Ok(Command::Go(_) | Command::Bench(_)) => {
                 r.signals.stop();
-                self.queue.push_back((line, self.received));
+                self.enqueue(line, stopped);
             }
-            _ if !self.queue.is_empty() => self.queue.push_back((line, self.received)),
+            _ if !self.queue.is_empty() => self.enqueue(line, stopped),
             _ => return self.execute(&line),
         }
         true
@@ -240,7 +302,7 @@ impl Controller {
         let Some(r) = self.running.take() else {
             return true;
         };
-        let (mut searcher, panicked) = match r.handle.join() {
+        let (searcher, panicked) = match r.handle.join() {
             Ok(s) => (s, false),
             Err(_) => {
                 log::error!("search thread panicked");
@@ -250,29 +312,31 @@ impl Controller {
                 (s, true)
             }
         };
-        for f in self.deferred.drain(..) {
-            f(&mut searcher);
-        }
         self.searcher = Some(searcher);
-        if panicked {
-            // A new searcher evaluates classically: give it the evaluation the options choose.
-            self.choose_evaluation();
-        }
         if self.quitting {
             self.quitting = false;
             return self.quit();
         }
+        if panicked {
+            // A new searcher evaluates classically: give it the evaluation the options choose.
+            self.choose_evaluation();
+        }
+        if !self.deferred.is_empty() {
+            // The changes asked for during the work (a resize, say, may take a second) run
+            // beside the loop too; what waits runs once they are done.
+            let changes = std::mem::take(&mut self.deferred);
+            self.tables(Box::new(move |s: &mut Searcher| {
+                for f in changes {
+                    f(s);
+                }
+            }));
+            return true;
+        }
         // Everything that waited, in order; once one starts a search, the rest are handled as
         // lines arriving during it.
         let waiting = std::mem::take(&mut self.queue);
-        for (line, received) in waiting {
-            self.received = received;
-            let go_on = if self.running.is_some() {
-                self.while_running(line)
-            } else {
-                self.execute(&line)
-            };
-            if !go_on {
+        for q in waiting {
+            if !self.dispatch(q) {
                 return false;
             }
         }
@@ -301,7 +365,7 @@ impl Controller {
             Command::Ucci => self.handshake(Dialect::Ucci),
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, &value),
-            Command::NewGame => self.with_searcher(Searcher::clear),
+            Command::NewGame => self.tables(Box::new(Searcher::clear)),
             Command::Position(spec) => self.position(&spec),
             Command::Go(args) => self.go(*args),
             Command::Stop => {
@@ -403,11 +467,30 @@ impl Controller {
         }));
     }
 
-    /// Applies `f` to the searcher now, or when it comes back from the running search.
+    /// Applies `f` (quick: no table-sized work) to the searcher now, or when it comes back
+    /// from the running work.
     fn with_searcher(&mut self, f: impl FnOnce(&mut Searcher) + Send + 'static) {
         match &mut self.searcher {
             Some(s) => f(s),
             None => self.deferred.push(Box::new(f)),
+        }
+    }
+
+    /// Applies `f`, work on the tables that may take a second (resizing or clearing a large
+    /// hash table), on a thread of its own, so that the loop still hears `quit`; the lines
+    /// after it (`isready` included) wait for it. When the searcher is busy, `f` runs when it
+    /// comes back, on such a thread too.
+    fn tables(&mut self, f: Deferred) {
+        if self.searcher.is_none() {
+            self.deferred.push(f);
+            return;
+        }
+        self.spawn(Signals::new(false), false, true, move |mut s, _, _| {
+            f(&mut s);
+            (s, String::new())
+        });
+        if let Some(r) = &mut self.running {
+            r.tables = true;
         }
     }
 
@@ -458,17 +541,17 @@ impl Controller {
             Ok(Effect::ResizeHash) => {
                 let mb = self.options.hash_mb as usize;
                 let out = self.out.clone();
-                self.with_searcher(move |s| {
+                self.tables(Box::new(move |s: &mut Searcher| {
                     if let Err(e) = s.set_hash_mb(mb) {
                         out.info_string(&e.to_string());
                     }
-                });
+                }));
             }
             Ok(Effect::Threads) => {
                 let n = self.options.threads as usize;
                 self.with_searcher(move |s| s.set_threads(n));
             }
-            Ok(Effect::ClearHash) | Ok(Effect::NewGame) => self.with_searcher(Searcher::clear),
+            Ok(Effect::ClearHash) | Ok(Effect::NewGame) => self.tables(Box::new(Searcher::clear)),
             Ok(Effect::LoadNetwork) => {
                 let file = self.options.eval_file.clone();
                 let loaded = if file.is_empty() {
@@ -481,9 +564,11 @@ impl Controller {
                         self.network = net;
                         self.choose_evaluation();
                     }
-                    Err(e) => self
-                        .out
-                        .info_string(&format!("EvalFile {file}: {e}; the network in use stays")),
+                    Err(e) => self.out.info_string(&format!(
+                        "EvalFile {}: {}; the network in use stays",
+                        command::shown_text(&file, 64),
+                        command::shown_text(&e.to_string(), 200)
+                    )),
                 }
             }
             Ok(Effect::ChooseEvaluation) => self.choose_evaluation(),
@@ -555,6 +640,7 @@ impl Controller {
             handle,
             draw_offer,
             bounded,
+            tables: false,
         });
     }
 

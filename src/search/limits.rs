@@ -86,8 +86,14 @@ impl Signals {
 
     /// The opponent played the expected move: from now on the limits apply, measured from now.
     pub fn ponderhit(&self) {
-        let now = self.start.elapsed().as_millis() as u64;
-        self.clock_origin_ms.store(now, Ordering::SeqCst);
+        self.ponderhit_at(Instant::now());
+    }
+
+    /// `ponderhit` read at `at` (it may have waited behind other work): the limits apply,
+    /// measured from then.
+    pub fn ponderhit_at(&self, at: Instant) {
+        let origin = at.saturating_duration_since(self.start).as_millis() as u64;
+        self.clock_origin_ms.store(origin, Ordering::SeqCst);
         self.pondering.store(false, Ordering::SeqCst);
     }
 
