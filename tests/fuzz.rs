@@ -651,7 +651,7 @@ fn check(seeds: &[u64], lines: u64) {
     let panics = PANICS.load(Ordering::SeqCst) - before;
     for (seed, s, secs) in &runs {
         println!(
-            "seed {seed}: {} lines ({} isready, {} go, {} stops added, {} restarts; not fed: {:?}) in {secs:.1} s; slowest handle {:?}, slowest readyok {:?}; {} faults",
+            "seed {seed}: {} lines ({} isready, {} go and bench, {} stops added, {} restarts; not fed: {:?}) in {secs:.1} s; slowest handle {:?}, slowest readyok {:?}; {} faults",
             s.lines,
             s.isready,
             s.searches,

@@ -7,10 +7,13 @@
 //! effect on the tables (hash size, clearing) being applied when the searcher comes back. Only
 //! what needs the searcher to run (`go`, `bench`) is queued, first stopping the running search
 //! (a new search supersedes it), and every later line queues behind it, so commands take effect
-//! in the order sent. `isready` is answered at once unless something is queued before it, then
-//! as soon as that has run (a search it started need not end). `path` runs on a thread of its
-//! own. Every `go` yields exactly one terminal line, written by the search thread the moment the
-//! search ends, and the move it names is legal in the position searched.
+//! in the order sent; a `stop` ends the running search and every search queued before it.
+//! `isready` is answered at once unless something is queued before it, then as soon as that has
+//! run (a search it started need not end). Work on the tables that may take a second (a `Hash`
+//! resize, clearing) also runs on the searcher's thread: every line but `quit` and `path` waits
+//! for it, `isready` included, and `quit` does not. `path` runs on a thread of its own. Every
+//! `go` yields exactly one terminal line, written by the search thread the moment the search
+//! ends, and the move it names is legal in the position searched.
 
 use super::command::{self, Command, GoArgs, PositionSpec};
 use super::go::limits;
