@@ -1142,3 +1142,29 @@ fn evalfile_refusals_stay_ascii() {
         "{out:?}"
     );
 }
+
+/// A `ponderhit` sent behind a `go ponder` that waits for the previous search (or for a new
+/// hash table) to end is that search's: it is not lost, and the clock runs from when it was read.
+#[test]
+fn a_ponderhit_behind_a_waiting_go_ponder_is_kept() {
+    let mut e = Engine::start();
+    for change in ["", "setoption name Hash value 256"] {
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(100));
+        if !change.is_empty() {
+            e.send(change);
+        }
+        let t = Instant::now();
+        e.send_bytes(
+            b"stop\nposition startpos moves h2e2\ngo ponder wtime 3000 btime 3000\nponderhit\n",
+        );
+        e.bestmove(2.0);
+        let m = best_of(&e.bestmove(3.0));
+        assert_legal(None, &["h2e2"], &m);
+        eprintln!(
+            "{change:?}, stop, go ponder, ponderhit: bestmove in {:?}",
+            t.elapsed()
+        );
+        assert_eq!(e.ready(), vec!["readyok"]);
+    }
+}

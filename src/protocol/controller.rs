@@ -276,7 +276,8 @@ impl Controller {
                     q.stopped = true;
                 }
             }
-            Ok(Command::PonderHit { draw }) => {
+            // Behind a queued `go ponder`, it is that search's: it waits its turn.
+            Ok(Command::PonderHit { draw }) if self.queue.is_empty() => {
                 if r.signals.pondering() {
                     // Measured from when it was read (it may have waited in the queue).
                     r.signals.ponderhit_at(self.received);
