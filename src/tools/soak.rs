@@ -367,8 +367,12 @@ pub fn run(cfg: &Config) -> Result<Report, SoakError> {
         Some(p) => (p.clone(), Network::load(std::path::Path::new(p))?),
         None => {
             let net = shifted_network();
-            let path =
-                std::env::temp_dir().join(format!("chariot-soak-{}.nnue", std::process::id()));
+            // One file per run: runs in one process (tests) must not rewrite or delete each
+            // other's file while an engine loads it.
+            static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+            let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let path = std::env::temp_dir()
+                .join(format!("chariot-soak-{}-{run}.nnue", std::process::id()));
             std::fs::write(&path, net.to_bytes())
                 .map_err(|e| SoakError::Network(format!("{}: {e}", path.display())))?;
             written = Some(path.clone());
@@ -384,9 +388,15 @@ pub fn run(cfg: &Config) -> Result<Report, SoakError> {
         other_path,
     };
     // One engine start up front: a command that cannot run stops the soak at once.
-    Proc::start(&shared, Dialect::Uci, &mut Report::default())
-        .map_err(SoakError::Spawn)?
-        .kill();
+    match Proc::start(&shared, Dialect::Uci, &mut Report::default()) {
+        Ok(p) => p.kill(),
+        Err(e) => {
+            if let Some(p) = written {
+                let _ = std::fs::remove_file(p);
+            }
+            return Err(SoakError::Spawn(e));
+        }
+    }
     let next = AtomicUsize::new(0);
     let total = Mutex::new(Report::default());
     std::thread::scope(|s| {
