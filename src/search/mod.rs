@@ -385,13 +385,19 @@ impl Searcher {
                 .is_some_and(|h| h.halt.load(Ordering::Relaxed))
     }
 
-    /// Counts a node; every `POLL_NODES` nodes, checks the limits.
+    /// Counts a node; every `POLL_NODES` nodes, checks the limits. Returns whether the search
+    /// goes on: once aborted, no node is entered (or counted), so a node limit is exact on
+    /// every path, however a caller reached the node after the abort.
     #[inline]
-    fn poll(&mut self) {
+    fn poll(&mut self) -> bool {
+        if self.aborted {
+            return false;
+        }
         self.nodes += 1;
         if self.nodes >= self.watch.next_poll {
             self.check_limits();
         }
+        !self.aborted
     }
 
     /// Every `POLL_NODES` nodes (and exactly at the node limit): publish the node count, and

@@ -190,8 +190,7 @@ impl Searcher {
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply, self.params.qs_checks);
         }
-        self.poll();
-        if self.aborted {
+        if !self.poll() {
             return Score::DRAW;
         }
         self.seldepth = self.seldepth.max(ply as u32);
@@ -542,8 +541,7 @@ impl Searcher {
         checks: i32,
     ) -> Score {
         self.pv_len[ply] = ply;
-        self.poll();
-        if self.aborted {
+        if !self.poll() {
             return Score::DRAW;
         }
         self.seldepth = self.seldepth.max(ply as u32);
