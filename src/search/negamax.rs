@@ -60,6 +60,28 @@ fn stalemated(pos: &Position) -> bool {
     !has_pieces(pos) && pos.count_legal() == 0
 }
 
+/// Quiescence: folds move `m`'s score `v` into the node's best score, alpha and best move;
+/// whether it cuts off (reaches `beta`).
+#[inline]
+fn raise(
+    v: Score,
+    m: Move,
+    beta: Score,
+    best: &mut Score,
+    alpha: &mut Score,
+    best_move: &mut Option<Move>,
+) -> bool {
+    if v > *best {
+        *best = v;
+        if v > *alpha {
+            *alpha = v;
+            *best_move = Some(m);
+            return *alpha >= beta;
+        }
+    }
+    false
+}
+
 impl Searcher {
     /// The static evaluation of `pos`, the node at `ply`: the network's when one is set.
     #[inline]
@@ -607,15 +629,8 @@ impl Searcher {
             if self.aborted {
                 return Score::DRAW;
             }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    best_move = Some(m);
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if raise(v, m, beta, &mut best, &mut alpha, &mut best_move) {
+                break;
             }
         }
         if checks > 0 && !in_check && alpha < beta {
@@ -631,15 +646,8 @@ impl Searcher {
                 if self.aborted {
                     return Score::DRAW;
                 }
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        best_move = Some(m);
-                        if alpha >= beta {
-                            break;
-                        }
-                    }
+                if raise(v, m, beta, &mut best, &mut alpha, &mut best_move) {
+                    break;
                 }
             }
         }
