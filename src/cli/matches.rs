@@ -1,7 +1,7 @@
 //! `chariot match` and `chariot judge`: the command lines of the match tools. The words are
 //! parsed here into the match's typed set-up; the tools never see a command line.
 
-use super::{Exit, Failure};
+use super::{this_program, Exit, Failure};
 use chariot::tools::matches::{
     self, judge, parse_dialect, parse_options, EngineSpec, MatchError, Setup, Sprt, TimeControl,
     TimeControlError,
@@ -135,20 +135,6 @@ fn control(args: &MatchArgs, which: usize) -> Result<TimeControl, TimeControlErr
         (None, None, None, None) => Ok(TimeControl::Depth(4)),
         _ => Err(TimeControlError::Conflict),
     }
-}
-
-/// This program's path, quoted if it holds spaces: the default engine.
-fn this_program() -> String {
-    std::env::current_exe()
-        .map(|p| p.to_string_lossy().into_owned())
-        .map(|p| {
-            if p.contains(char::is_whitespace) {
-                format!("'{p}'")
-            } else {
-                p
-            }
-        })
-        .unwrap_or_else(|_| "chariot".into())
 }
 
 /// Engine `which`'s spec from its words.

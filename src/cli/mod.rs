@@ -164,3 +164,17 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// This program's path, quoted if it holds spaces: the default engine.
+pub(crate) fn this_program() -> String {
+    std::env::current_exe()
+        .map(|p| p.to_string_lossy().into_owned())
+        .map(|p| {
+            if p.contains(char::is_whitespace) {
+                format!("'{p}'")
+            } else {
+                p
+            }
+        })
+        .unwrap_or_else(|_| "chariot".into())
+}

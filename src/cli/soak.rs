@@ -1,6 +1,6 @@
 //! `chariot soak`: the command line of the soak (self-play under random option changes).
 
-use super::Failure;
+use super::{this_program, Failure};
 use chariot::tools::matches::{parse_dialect, TimeControl};
 use chariot::tools::soak::{self, Config};
 use std::process::ExitCode;
@@ -54,20 +54,6 @@ pub struct SoakArgs {
     /// No line per game on stderr.
     #[arg(long)]
     pub quiet: bool,
-}
-
-/// This program's path, quoted if it holds spaces: the default engine.
-fn this_program() -> String {
-    std::env::current_exe()
-        .map(|p| p.to_string_lossy().into_owned())
-        .map(|p| {
-            if p.contains(char::is_whitespace) {
-                format!("'{p}'")
-            } else {
-                p
-            }
-        })
-        .unwrap_or_else(|_| "chariot".into())
 }
 
 /// Runs the soak and prints its report; exit status 1 when it found a fault.
