@@ -23,16 +23,16 @@
 use crate::board::{Color, Game, Move, Position};
 use crate::eval::nnue::{accumulator, default_network, Network};
 use crate::protocol::Dialect;
-use crate::tools::matches::engine::{position_line, split_command, Go};
+use crate::tools::matches::engine::{position_line, read_lines, split_command, Go};
 use crate::tools::openings::{self, Opening, DEFAULT_OPENINGS};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::collections::{BTreeMap, VecDeque};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -532,26 +532,7 @@ impl Proc {
             let _ = child.wait();
             return Err("no pipes".into());
         };
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match r.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => return,
-                    Ok(_) => {
-                        while buf.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
-                            buf.pop();
-                        }
-                        let line = String::from_utf8_lossy(&buf).into_owned();
-                        if tx.send((line, Instant::now())).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
+        let rx = read_lines(stdout, |line| (line, Instant::now()));
         let mut p = Proc {
             child,
             stdin,

@@ -260,23 +260,7 @@ impl Engine {
             let _ = child.wait();
             return Err(EngineError::Crash);
         };
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match r.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => return,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim().to_string();
-                        if tx.send(line).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
+        let rx = read_lines(stdout, |line| line.trim().to_string());
         Ok(Engine {
             child,
             stdin,
@@ -516,6 +500,37 @@ impl Drop for Engine {
         }
         let _ = self.child.wait();
     }
+}
+
+/// Reads `stdout` line by line on a thread of its own (line ends stripped, decoded lossily),
+/// sending `f(line)` for each until the pipe closes or the receiver is gone.
+pub fn read_lines<T: Send + 'static>(
+    stdout: std::process::ChildStdout,
+    f: impl Fn(String) -> T + Send + 'static,
+) -> Receiver<T> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut r = BufReader::new(stdout);
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match r.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {
+                    while buf.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+                        buf.pop();
+                    }
+                    if tx
+                        .send(f(String::from_utf8_lossy(&buf).into_owned()))
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    rx
 }
 
 #[cfg(test)]
