@@ -6,9 +6,14 @@
 //! R is large enough that a short clock settles above it: a game at 1 s + 10 ms lives on about
 //! 110 ms, which absorbs the scheduling delays of a busy two-core machine (50 ms was not enough:
 //! one move in some 20 000 came 70 ms late).
-//! With A = T − O − R: nothing left (A = 0) means move at once (1 ms); M = 1 spends A; otherwise
-//! target = T / min(M or 30, 50) + 3I/4 and hard = min(5·target, T/2 + I/2, A), so a short clock
-//! lives on its increment. The search starts no new iteration past 60 % of the
+//! With A = T − O − R and the increment's share B = min(3I/4 · min(1, T/(O + R)), T/4):
+//! nothing to spend (A = B = 0) means move at once (1 ms); M = 1 spends A; otherwise
+//! target = A / min(M or 30, 50) + B and hard = min(5·target, T/2 + I/2, A + B), so a short
+//! clock lives on its increment. Inside the reserve (T < O + R) the share B shrinks with the
+//! clock instead of falling to nothing: a clock that drifts into the reserve still thinks a few
+//! milliseconds a move (a one-ply move at a 0.3 s clock threw away won games, one move in three
+//! at a thirtieth of a peer's clock, see docs/strength.md), and the clock climbs back because
+//! B is less than the increment. The search starts no new iteration past 60 % of the
 //! (instability-scaled) target and aborts at hard; time spent pondering counts towards the
 //! target (the search is that much deeper), the hard limit runs from `ponderhit` (the clock
 //! does), and a `ponderhit` that comes after the target has passed is answered at once.
@@ -70,17 +75,32 @@ pub fn budget(limits: &Limits) -> Option<Budget> {
     let keep = limits.move_overhead + RESERVE_MS;
     let c = limits.clock?;
     let avail = c.time.saturating_sub(keep);
-    if avail == 0 || c.movestogo == Some(1) {
+    if c.movestogo == Some(1) {
         return Some(Budget::fixed(avail));
     }
+    let share = increment_share(c.time, c.inc, keep);
+    if avail == 0 && share == 0 {
+        return Some(Budget::fixed(0));
+    }
     let mtg = c.movestogo.unwrap_or(30).clamp(1, 50) as u64;
-    let target = c.time / mtg + c.inc * 3 / 4;
-    let hard = (5 * target).min(c.time / 2 + c.inc / 2).min(avail).max(1);
+    let target = avail / mtg + share;
+    let hard = (5 * target)
+        .min(c.time / 2 + c.inc / 2)
+        .min(avail + share)
+        .max(1);
     Some(Budget {
         target: target.min(hard).max(1),
         hard,
         exact: false,
     })
+}
+
+/// The part of the increment a move may spend on a clock of `time` ms: three quarters of it,
+/// in proportion to the clock once the clock is inside the reserve `keep`, and never more than
+/// a quarter of the clock.
+fn increment_share(time: u64, inc: u64, keep: u64) -> u64 {
+    let inside = time.min(keep);
+    (3 * inc * inside / (4 * keep.max(1))).min(time / 4)
 }
 
 #[cfg(test)]
@@ -144,5 +164,51 @@ mod tests {
         let b = budget(&l).unwrap();
         assert!(b.hard <= 200 - 10 - RESERVE_MS, "{b:?}");
         assert!(b.target <= 200 / 30 + 10, "{b:?}");
+    }
+
+    #[test]
+    fn no_cliff_at_the_reserve() {
+        // The budget grows with the clock, step by step: no clock makes the next move much
+        // poorer than a clock a millisecond longer.
+        for inc in [0u64, 3, 10, 100] {
+            let at = |time| {
+                budget(&Limits {
+                    move_overhead: 10,
+                    clock: Some(Clock {
+                        time,
+                        inc,
+                        movestogo: None,
+                    }),
+                    ..Default::default()
+                })
+                .unwrap()
+            };
+            let mut last = at(0);
+            for time in 1..2000 {
+                let b = at(time);
+                assert!(
+                    b.target >= last.target && b.hard >= last.hard,
+                    "{time}+{inc}"
+                );
+                assert!(
+                    b.target <= last.target + 2,
+                    "{time}+{inc}: {last:?} -> {b:?}"
+                );
+                last = b;
+            }
+        }
+        // Inside the reserve a clock with an increment still thinks, and spends less than
+        // its increment, so the clock climbs back.
+        let b = budget(&Limits {
+            move_overhead: 10,
+            clock: Some(Clock {
+                time: 100,
+                inc: 10,
+                movestogo: None,
+            }),
+            ..Default::default()
+        })
+        .unwrap();
+        assert!(b.target >= 5 && b.hard < 10, "{b:?}");
     }
 }
