@@ -40,6 +40,8 @@ fn check_position(pos: &Position) {
     assert_eq!(pos.count_legal(), fast.len());
     for m in fast.iter() {
         assert!(pos.is_legal(*m), "{m} in {pos}");
+        // Checks are told without playing the move, exactly.
+        assert_eq!(pos.gives_check(*m), pos.play(*m).in_check(), "{m} in {pos}");
     }
     let caps: Vec<Move> = pos.legal_captures().iter().collect();
     let expected: Vec<Move> = fast

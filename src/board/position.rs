@@ -322,6 +322,30 @@ impl Position {
         };
         !self.king_attacked(k, !us, occ, mask)
     }
+
+    /// Whether the legal move `m` checks the opponent, decided without playing it: the moved
+    /// piece from its new square, or any other piece of ours through the new occupancy (a line
+    /// opened, a horse leg freed, a cannon screen set or taken away). Equals
+    /// `self.play(m).in_check()` for every legal `m`.
+    #[inline]
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.board[from.index()] else {
+            return false;
+        };
+        let k = self.kings[(!us).index()];
+        let occ = self.occupied().without(from).with(to);
+        let direct = match piece.kind() {
+            PieceKind::Pawn => attacks::PAWN_ATTACKERS[us.index()][k.index()].has(to),
+            PieceKind::Horse => attacks::horse_attackers(k, occ).has(to),
+            PieceKind::Rook => attacks::rook(to, occ).has(k),
+            PieceKind::Cannon => attacks::cannon(to, occ).has(k),
+            // A king facing the other one is an illegal move, not a check.
+            PieceKind::King | PieceKind::Advisor | PieceKind::Elephant => false,
+        };
+        direct || self.king_attacked(k, us, occ, !Bitboard::from_square(from))
+    }
 }
 
 impl std::hash::Hash for Position {

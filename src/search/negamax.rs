@@ -635,13 +635,10 @@ impl Searcher {
         }
         if checks > 0 && !in_check && alpha < beta {
             for m in pos.legal_moves().iter() {
-                if is_capture(pos, m) {
+                if is_capture(pos, m) || !pos.gives_check(m) {
                     continue;
                 }
                 let child = pos.play(m);
-                if !child.in_check() {
-                    continue;
-                }
                 let v = self.qs_child(pos, &child, m, alpha, beta, ply, checks - 1);
                 if self.aborted {
                     return Score::DRAW;
