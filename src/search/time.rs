@@ -8,8 +8,9 @@
 //! one move in some 20 000 came 70 ms late).
 //! With A = T − O − R and the increment's share B = min(3I/4 · min(1, T/(O + R)), T/4):
 //! nothing to spend (A = B = 0) means move at once (1 ms); M = 1 spends A; otherwise
-//! target = A / min(M or 30, 50) + B and hard = min(5·target, T/2 + I/2, A + B), so a short
-//! clock lives on its increment. Inside the reserve (T < O + R) the share B shrinks with the
+//! target = A / min(M or 30, 50) + B and hard = min(5·target, T/2 + I/2, max(A + B, T/8)), so a
+//! short clock lives on its increment (T/8: a search held up by a busy machine may still finish
+//! an iteration). Inside the reserve (T < O + R) the share B shrinks with the
 //! clock instead of falling to nothing: a clock that drifts into the reserve still thinks a few
 //! milliseconds a move (a one-ply move at a 0.3 s clock threw away won games, one move in three
 //! at a thirtieth of a peer's clock, see docs/strength.md), and the clock climbs back because
@@ -84,9 +85,11 @@ pub fn budget(limits: &Limits) -> Option<Budget> {
     }
     let mtg = c.movestogo.unwrap_or(30).clamp(1, 50) as u64;
     let target = avail / mtg + share;
+    // An eighth of the clock may always go into the reserve to finish an iteration: on a
+    // machine shared with the opponent the search can be held up a few milliseconds.
     let hard = (5 * target)
         .min(c.time / 2 + c.inc / 2)
-        .min(avail + share)
+        .min((avail + share).max(c.time / 8))
         .max(1);
     Some(Budget {
         target: target.min(hard).max(1),
@@ -209,6 +212,6 @@ mod tests {
             ..Default::default()
         })
         .unwrap();
-        assert!(b.target >= 5 && b.hard < 10, "{b:?}");
+        assert!(b.target >= 5 && b.target < 10 && b.hard <= 100 / 8, "{b:?}");
     }
 }
