@@ -284,7 +284,9 @@ impl Searcher {
         let signals = &self.watch.signals;
         if let Some(b) = self.watch.budget.filter(|_| !signals.pondering()) {
             // Pondering counts: the search is that much deeper.
-            if b.soft_stop(signals.elapsed_ms(), instability) || self.watch.out_of_time() {
+            if b.soft_stop(result.depth, signals.elapsed_ms(), instability)
+                || self.watch.out_of_time()
+            {
                 return true;
             }
         }

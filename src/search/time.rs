@@ -28,6 +28,11 @@ use super::limits::Limits;
 /// user's `Move Overhead`.
 pub const RESERVE_MS: u64 = 100;
 
+/// The shallowest iteration after which the target may stop the search. A few milliseconds
+/// reach it on an idle core; on a machine shared with the opponent a search held up that long
+/// used to stop after one ply, which at a thirtieth of a peer's clock was one move in twelve.
+pub const SOFT_STOP_DEPTH: u32 = 5;
+
 /// Milliseconds the search may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
@@ -56,10 +61,11 @@ impl Budget {
         }
     }
 
-    /// Whether to start no new iteration after `elapsed_ms` of thinking (pondering included),
-    /// given how unstable the best move has been (0 = stable, up to 1.5).
-    pub fn soft_stop(&self, elapsed_ms: u64, instability: f64) -> bool {
-        if self.exact {
+    /// Whether to start no new iteration after iteration `depth` and `elapsed_ms` of thinking
+    /// (pondering included), given how unstable the best move has been (0 = stable, up to 1.5).
+    /// Below `SOFT_STOP_DEPTH` only the hard limit stops the search.
+    pub fn soft_stop(&self, depth: u32, elapsed_ms: u64, instability: f64) -> bool {
+        if self.exact || depth < SOFT_STOP_DEPTH {
             return false;
         }
         let scale = 1.0 + instability.clamp(0.0, 1.5);
@@ -121,7 +127,7 @@ mod tests {
         let b = budget(&l).unwrap();
         assert_eq!((b.target, b.hard, b.exact), (490, 490, true));
         // movetime never stops early, however long ago the last iteration ended.
-        assert!(!b.soft_stop(489, 0.0));
+        assert!(!b.soft_stop(20, 489, 0.0));
         l.movetime = None;
         l.clock = Some(Clock {
             time: 1000,
@@ -136,8 +142,10 @@ mod tests {
         // A clock budget stops after an iteration past 60 % of its target, later when the
         // best move is unstable.
         assert!(!b.exact);
-        assert!(b.soft_stop(b.target * 6 / 10 + 1, 0.0));
-        assert!(!b.soft_stop(b.target * 6 / 10 + 1, 1.0));
+        assert!(b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 0.0));
+        assert!(!b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 1.0));
+        // Below the shallowest stopping depth only the hard limit ends the search.
+        assert!(!b.soft_stop(SOFT_STOP_DEPTH - 1, b.hard, 0.0));
         l.clock = Some(Clock {
             time: 3000,
             inc: 0,
