@@ -90,12 +90,13 @@ pub fn budget(limits: &Limits) -> Option<Budget> {
         return Some(Budget::fixed(0));
     }
     let mtg = c.movestogo.unwrap_or(30).clamp(1, 50) as u64;
-    let target = avail / mtg + share;
+    let target = (avail / mtg).saturating_add(share);
     // An eighth of the clock may always go into the reserve to finish an iteration: on a
     // machine shared with the opponent the search can be held up a few milliseconds.
-    let hard = (5 * target)
+    let hard = target
+        .saturating_mul(5)
         .min(c.time / 2 + c.inc / 2)
-        .min((avail + share).max(c.time / 8))
+        .min(avail.saturating_add(share).max(c.time / 8))
         .max(1);
     Some(Budget {
         target: target.min(hard).max(1),
@@ -108,8 +109,9 @@ pub fn budget(limits: &Limits) -> Option<Budget> {
 /// in proportion to the clock once the clock is inside the reserve `keep`, and never more than
 /// a quarter of the clock.
 fn increment_share(time: u64, inc: u64, keep: u64) -> u64 {
-    let inside = time.min(keep);
-    (3 * inc * inside / (4 * keep.max(1))).min(time / 4)
+    let inside = time.min(keep) as u128;
+    let share = 3 * inc as u128 * inside / (4 * keep.max(1) as u128);
+    (share as u64).min(time / 4)
 }
 
 #[cfg(test)]
@@ -221,5 +223,16 @@ mod tests {
         })
         .unwrap();
         assert!(b.target >= 5 && b.target < 10 && b.hard <= 100 / 8, "{b:?}");
+        // Absurd clocks are spent like large ones, without overflow.
+        let b = budget(&Limits {
+            clock: Some(Clock {
+                time: u64::MAX,
+                inc: u64::MAX,
+                movestogo: None,
+            }),
+            ..Default::default()
+        })
+        .unwrap();
+        assert!(b.target <= b.hard && b.hard < u64::MAX, "{b:?}");
     }
 }
