@@ -3,9 +3,8 @@
 //! T own time, I increment, M moves to go, O the user's `Move Overhead`, R = `RESERVE_MS` (all
 //! ms). Every clock first loses O + R: R covers the process's own latency on a loaded machine
 //! (waking the search thread, being scheduled, writing the move), O the GUI's or the network's.
-//! R is large enough that a short clock settles above it: a game at 1 s + 10 ms lives on about
-//! 110 ms, which absorbs the scheduling delays of a busy two-core machine (50 ms was not enough:
-//! one move in some 20 000 came 70 ms late).
+//! R absorbs the scheduling delays of a busy two-core machine (50 ms was not enough: one move
+//! in some 20 000 came 70 ms late); a game at 1 s + 10 ms settles with 150 to 200 ms left.
 //! With A = T − O − R and the increment's share B = min(3I/4 · min(1, T/(O + R)), T/4):
 //! nothing to spend (A = B = 0) means move at once (1 ms); M = 1 spends A; otherwise
 //! target = A / min(M or 30, 50) + B and hard = min(5·target, T/2 + I/2, max(A + B, T/8)), so a
@@ -15,7 +14,7 @@
 //! milliseconds a move (a one-ply move at a 0.3 s clock threw away won games, one move in three
 //! at a thirtieth of a peer's clock, see docs/strength.md), and the clock climbs back because
 //! B is less than the increment. The search starts no new iteration past 60 % of the
-//! (instability-scaled) target and aborts at hard; time spent pondering counts towards the
+//! (instability-scaled) target, once `SOFT_STOP_DEPTH` is reached, and aborts at hard; time spent pondering counts towards the
 //! target (the search is that much deeper), the hard limit runs from `ponderhit` (the clock
 //! does), and a `ponderhit` that comes after the target has passed is answered at once.
 //!
