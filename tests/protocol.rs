@@ -114,6 +114,20 @@ impl Engine {
         got
     }
 
+    /// Sends `lines` and then `quit`; the process must exit cleanly within `limit_ms` of the
+    /// first line. `what` names the case in the report.
+    fn quit_within(&mut self, lines: &[&str], limit_ms: u128, what: &str) {
+        let t = Instant::now();
+        for l in lines {
+            self.send(l);
+        }
+        self.send("quit");
+        assert!(self.close_and_wait(5.0).success());
+        let ms = t.elapsed().as_millis();
+        eprintln!("{what}: exit in {ms} ms");
+        assert!(ms <= limit_ms, "{what}: exit after {ms} ms");
+    }
+
     fn close_and_wait(&mut self, secs: f64) -> std::process::ExitStatus {
         self.stdin = None;
         let deadline = Instant::now() + Duration::from_secs_f64(secs);
@@ -811,12 +825,7 @@ fn long_work_yields_to_stop_go_isready_and_quit() {
         // `quit` during the long work ends the process.
         e.send(work);
         std::thread::sleep(Duration::from_millis(200));
-        let t = Instant::now();
-        e.send("quit");
-        assert!(e.close_and_wait(5.0).success());
-        let ms = t.elapsed().as_millis();
-        eprintln!("{work}: quit -> exit in {ms} ms");
-        assert!(ms <= 1000, "{work}: exit after {ms} ms");
+        e.quit_within(&[], 1000, &format!("{work}: quit"));
     }
 }
 /// Spawns the engine with all of `input` on stdin and the pipe closed, as a script does.
@@ -1100,25 +1109,13 @@ fn hash_resizes_never_deafen_the_loop() {
     e.send("setoption name Hash value 1024");
     e.send("stop");
     e.bestmove(2.0);
-    let t = Instant::now();
-    e.send("quit");
-    assert!(e.close_and_wait(5.0).success());
-    let ms = t.elapsed().as_millis();
-    eprintln!("go infinite, Hash 1024, stop, quit: exit in {ms} ms");
-    assert!(ms <= 500, "exit after {ms} ms");
+    e.quit_within(&[], 500, "go infinite, Hash 1024, stop, quit");
     for what in ["setoption name Hash value 1024", "ucinewgame"] {
         let mut e = Engine::start();
         if what == "ucinewgame" {
             timed_ready(&mut e, &["setoption name Hash value 1024"]);
         }
-        let t = Instant::now();
-        e.send(what);
-        e.send("isready");
-        e.send("quit");
-        assert!(e.close_and_wait(5.0).success());
-        let ms = t.elapsed().as_millis();
-        eprintln!("{what}, isready, quit: exit in {ms} ms");
-        assert!(ms <= 500, "{what}: exit after {ms} ms");
+        e.quit_within(&[what, "isready"], 500, &format!("{what}, isready, quit"));
     }
 }
 
