@@ -494,15 +494,19 @@ impl Harness {
                 self.answered = self.owed;
                 return;
             }
-            match self.events.recv_timeout(Duration::from_millis(2)) {
-                Ok(e) => {
-                    if !self.handle(e, s) {
-                        return;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => return,
+            if !self.step(s, Duration::from_millis(2)) {
+                return;
             }
+        }
+    }
+
+    /// Handles the controller's next event if one comes within `wait`; false once the run is
+    /// over (the controller quit or went away).
+    fn step(&mut self, s: &mut Summary, wait: Duration) -> bool {
+        match self.events.recv_timeout(wait) {
+            Ok(e) => self.handle(e, s),
+            Err(RecvTimeoutError::Timeout) => true,
+            Err(RecvTimeoutError::Disconnected) => false,
         }
     }
 
@@ -541,14 +545,8 @@ impl Harness {
                 self.fault(s, "still running 10 s after the end of input".into());
                 return;
             }
-            match self.events.recv_timeout(Duration::from_millis(5)) {
-                Ok(e) => {
-                    if !self.handle(e, s) {
-                        return;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => return,
+            if !self.step(s, Duration::from_millis(5)) {
+                return;
             }
         }
     }
