@@ -56,6 +56,14 @@ fn bad_input_exits_2_in_every_subcommand() {
     );
     fails(&["match", "--dialect1", "xboard"], BAD_INPUT, "bad dialect");
     fails(&["match", "--tc", "fast"], BAD_INPUT, "fast");
+    fails(&["spsa", "--tc", "fast"], BAD_INPUT, "fast");
+    fails(&["spsa", "--param", "nope"], BAD_INPUT, "nope");
+    fails(&["spsa", "--start", "rfp_margin=wide"], BAD_INPUT, "wide");
+    fails(
+        &["spsa", "--start", "rfp_margin=9999"],
+        BAD_INPUT,
+        "rfp_margin",
+    );
     // Clap's own refusals of the words exit 2 as well.
     let (status, stderr) = run(&["perft", "--frobnicate"]);
     assert_eq!(status, Some(BAD_INPUT), "{stderr}");
@@ -73,6 +81,7 @@ fn a_missing_file_exits_3_in_every_subcommand() {
     fails(&["train", f, "-o", o], MISSING_FILE, f);
     fails(&["datagen", "--openings", f, "-o", o], MISSING_FILE, f);
     fails(&["match", "--openings", f], MISSING_FILE, f);
+    fails(&["spsa", "--openings", f], MISSING_FILE, f);
     fails(
         &["path", "map", f, "from", "0", "0", "to", "1", "1"],
         MISSING_FILE,

@@ -332,3 +332,49 @@ fn default_openings_are_legal_and_about_a_hundred() {
         .expect("legal openings");
     assert!((95..=110).contains(&o.len()), "{}", o.len());
 }
+
+#[test]
+fn spsa_plays_pairs_and_prints_the_numbers_it_tuned() {
+    let out = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args([
+            "spsa",
+            "--tc",
+            "0.2+0.002",
+            "--pairs",
+            "2",
+            "--concurrency",
+            "2",
+            "--param",
+            "rfp_margin",
+            "--param",
+            "lmr_div",
+            "--start",
+            "rfp_margin=100",
+            "--report",
+            "1",
+        ])
+        .output()
+        .expect("run chariot spsa");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(stderr.lines().filter(|l| l.starts_with("pair ")).count(), 2);
+    assert_eq!(
+        stderr.lines().filter(|l| l.starts_with("theta ")).count(),
+        2
+    );
+    // A table row per number (name, default, value now), then the words for a match.
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    let margin: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(margin[..2], ["rfp_margin", "85"]);
+    // Two pairs at r = 0.002 move θ by far less than a step from its start.
+    let value: f64 = margin[2].parse().expect("a number");
+    assert!((value - 100.0).abs() < 8.0, "{value}");
+    assert!(lines[1].starts_with("lmr_div "), "{stdout}");
+    let words: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(words.len(), 4, "{stdout}");
+    assert_eq!(words[0], "--option1");
+    assert!(words[1].starts_with("rfp_margin="), "{stdout}");
+    assert!(words[3].starts_with("lmr_div="), "{stdout}");
+}

@@ -6,7 +6,7 @@
 use chariot::eval::nnue::NetworkError;
 use chariot::path::scen::ScenError;
 use chariot::path::PathError;
-use chariot::tools::fit::{tune::TuneError, wdl::WdlFitError};
+use chariot::tools::fit::{spsa::SpsaError, tune::TuneError, wdl::WdlFitError};
 use chariot::tools::matches::{judge::JudgeError, mates::MatesError, MatchError};
 use chariot::tools::nnue::{datagen::DatagenError, train::TrainError};
 use chariot::tools::pgn::PgnError;
@@ -150,6 +150,15 @@ impl Kind for JudgeError {
 impl Kind for PgnError {
     fn exit(&self) -> Exit {
         Exit::BadInput
+    }
+}
+
+impl Kind for SpsaError {
+    fn exit(&self) -> Exit {
+        match self {
+            SpsaError::Match(e) => e.exit(),
+            SpsaError::Param(_) => Exit::BadInput,
+        }
     }
 }
 

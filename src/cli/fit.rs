@@ -1,6 +1,11 @@
-//! `chariot tune` and `chariot wdl-fit`: the fitting tools' command lines.
+//! `chariot tune`, `chariot wdl-fit` and `chariot spsa`: the fitting tools' command lines.
 
-use chariot::tools::fit::tune;
+use super::{this_program, Failure};
+use chariot::protocol::Dialect;
+use chariot::tools::fit::{spsa, tune};
+use chariot::tools::matches::{parse_options, EngineSpec, MatchError, Setup, TimeControl};
+use chariot::tools::openings::{self, DEFAULT_OPENINGS};
+use chariot::tools::read_text;
 use std::path::PathBuf;
 
 /// Arguments of `chariot tune`.
@@ -45,4 +50,91 @@ pub struct WdlFitArgs {
     /// PGN files written by `chariot match --pgn`.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+}
+
+/// Arguments of `chariot spsa`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SpsaArgs {
+    /// The engine's command line, quotes allowed (default: this program).
+    #[arg(long)]
+    pub engine: Option<String>,
+    /// An option for the engine as NAME=VALUE, both sides (repeatable), e.g. Hash=16.
+    #[arg(long)]
+    pub option: Vec<String>,
+    /// Each side's clock: BASE[+INC] in seconds.
+    #[arg(long, default_value = "1+0.01")]
+    pub tc: String,
+    /// A number to tune (repeatable; default: every number of the search's table).
+    #[arg(long)]
+    pub param: Vec<String>,
+    /// A start value other than today's, NAME=VALUE (repeatable; to resume a run).
+    #[arg(long)]
+    pub start: Vec<String>,
+    /// Game pairs to play.
+    #[arg(long, default_value_t = 2000)]
+    pub pairs: usize,
+    /// Pairs played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// The learning rate at the end of the schedule (fishtest's r_end).
+    #[arg(long, default_value_t = 0.002)]
+    pub rate: f64,
+    /// Random seed for the signs and the openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print every number after this many pairs (0: only at the end).
+    #[arg(long, default_value_t = 100)]
+    pub report: usize,
+    /// Openings file (default: the built-in set; keep the openings that measure strength out).
+    #[arg(long)]
+    pub openings: Option<String>,
+}
+
+impl SpsaArgs {
+    /// The run the words ask for.
+    pub fn config(&self) -> Result<spsa::Config, Failure> {
+        let text = match &self.openings {
+            Some(path) => read_text(path)?,
+            None => DEFAULT_OPENINGS.to_string(),
+        };
+        let start = parse_options(&self.start)?
+            .into_iter()
+            .map(|(n, v)| {
+                v.parse::<f64>()
+                    .map(|v| (n.clone(), v))
+                    .map_err(|_| Failure::input(format!("--start {n}: '{v}' is not a number")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let engine = EngineSpec {
+            command: self.engine.clone().unwrap_or_else(this_program),
+            dir: None,
+            dialect: Some(Dialect::Uci),
+            options: parse_options(&self.option)?,
+            name: None,
+        };
+        let control = TimeControl::parse_tc(&self.tc).map_err(MatchError::from)?;
+        let rules = Setup {
+            specs: [engine.clone(), engine.clone()],
+            controls: [control; 2],
+            openings: Vec::new(),
+            maxplies: 400,
+            margin: 200,
+            timeout: 60_000,
+            handshake: 3_000,
+            claim: 100,
+        };
+        Ok(spsa::Config {
+            engine,
+            control,
+            openings: openings::parse(&text).map_err(MatchError::from)?,
+            names: self.param.clone(),
+            start,
+            pairs: self.pairs,
+            concurrency: self.concurrency,
+            rate: self.rate,
+            seed: self.seed,
+            report: self.report,
+            rules,
+        })
+    }
 }

@@ -72,6 +72,9 @@ enum Command {
     /// Chariot or another engine, and count the positions solved and solved exactly; or
     /// harvest new positions from match PGNs (--harvest).
     Mates(mates::MatesArgs),
+    /// Tune the search's numbers by SPSA over self-play game pairs at a clock; prints the
+    /// tuned numbers (a table, then `--option1` words for `chariot match`).
+    Spsa(fit::SpsaArgs),
     /// Fit the win/draw/loss model (`UCI_ShowWDL`) to the scored moves of finished games.
     WdlFit(fit::WdlFitArgs),
     /// Search the bench positions to a fixed depth; last line `<nodes> nodes <nps> nps`.
@@ -119,6 +122,9 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Path { args } => println!("{}", chariot::path::command(&args)?),
         Command::Match(args) => chariot::tools::matches::run(matches::config(&args)?)?,
         Command::Tune(args) => print!("{}", chariot::tools::fit::tune::run(&args.into())?),
+        Command::Spsa(args) => {
+            chariot::tools::fit::spsa::run(args.config()?)?;
+        }
         Command::WdlFit(args) => println!("{}", chariot::tools::fit::wdl::run(&args.files)?),
         Command::Datagen(args) => {
             chariot::tools::nnue::datagen::run(&args.into())?;

@@ -301,15 +301,7 @@ impl Engine {
             // Milliseconds for `go time`; engines that always use them ignore it.
             self.send("setoption usemillisec true")?;
         }
-        for (name, value) in &spec.options {
-            let line = match (self.dialect, value.is_empty()) {
-                (Dialect::Uci, false) => format!("setoption name {name} value {value}"),
-                (Dialect::Uci, true) => format!("setoption name {name}"),
-                (Dialect::Ucci, false) => format!("setoption {name} {value}"),
-                (Dialect::Ucci, true) => format!("setoption {name}"),
-            };
-            self.send(&line)?;
-        }
+        self.send_options(&spec.options)?;
         self.send("isready")?;
         let deadline = Instant::now() + Duration::from_millis(ms);
         match self.wait_for(deadline, |l| l == "readyok") {
@@ -318,6 +310,30 @@ impl Engine {
             Err(e) => return Err(e),
         }
         Ok(())
+    }
+
+    fn send_options(&mut self, options: &[(String, String)]) -> Result<(), EngineError> {
+        for (name, value) in options {
+            let line = match (self.dialect, value.is_empty()) {
+                (Dialect::Uci, false) => format!("setoption name {name} value {value}"),
+                (Dialect::Uci, true) => format!("setoption name {name}"),
+                (Dialect::Ucci, false) => format!("setoption {name} {value}"),
+                (Dialect::Ucci, true) => format!("setoption {name}"),
+            };
+            self.send(&line)?;
+        }
+        Ok(())
+    }
+
+    /// Sets options (name, value; an empty value presses a button) on a running engine and
+    /// syncs (`ms` bounds the wait), e.g. between games.
+    pub fn set_options(
+        &mut self,
+        options: &[(String, String)],
+        ms: u64,
+    ) -> Result<(), EngineError> {
+        self.send_options(options)?;
+        self.sync(ms)
     }
 
     /// Sends one line.

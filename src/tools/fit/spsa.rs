@@ -1,0 +1,448 @@
+//! `chariot spsa`: the search's numbers (`search::params`) tuned by simultaneous perturbation
+//! stochastic approximation over game pairs, the way Stockfish's fishtest tunes.
+//!
+//! Each step perturbs every tuned number at once by `±c_k` (a random sign per number), plays
+//! one opening twice (colours swapped) between the engine set `θ + c_k·Δ` and the engine set
+//! `θ − c_k·Δ`, and moves `θ` along `Δ` in proportion to the pair's result. The gains follow
+//! fishtest's schedule: `c_k = c·(N/(k+1))^γ` ends at each number's `step` from the table,
+//! `a_k = r·c²·((A+N)/(A+k+1))^α` ends at `r·c²`, with `A = N/10`, `α = 0.602`, `γ = 0.101`.
+//!
+//! The engines are processes (this program by default) told the numbers with `setoption`, the
+//! hidden options of the engine, so the tuner measures exactly what a match would. Workers
+//! (`concurrency`) play pairs at once and update the shared `θ` as their pairs end.
+
+use super::super::matches::engine::{Engine, EngineError};
+use super::super::matches::{game, EngineSpec, MatchError, Opening, Setup, TimeControl};
+use crate::search::params::{ParamError, Params, Spec};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+/// Why a tuning run could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum SpsaError {
+    /// The engines, openings or time control.
+    #[error(transparent)]
+    Match(#[from] MatchError),
+    /// A number named to tune or to start from.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+}
+
+/// A tuning run.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The engine both sides run (its options apply to both).
+    pub engine: EngineSpec,
+    /// Each side's limit per move.
+    pub control: TimeControl,
+    /// Openings, drawn at random per pair.
+    pub openings: Vec<Opening>,
+    /// The numbers to tune (empty: every number of the table).
+    pub names: Vec<String>,
+    /// Start values other than today's defaults (to resume a run); those of numbers not tuned
+    /// hold for both sides.
+    pub start: Vec<(String, f64)>,
+    /// Game pairs to play (`N`).
+    pub pairs: usize,
+    /// Pairs played at once.
+    pub concurrency: usize,
+    /// The learning rate at the end of the schedule (`r`, fishtest's `r_end`).
+    pub rate: f64,
+    /// The random seed (signs and openings).
+    pub seed: u64,
+    /// Print every number after this many pairs.
+    pub report: usize,
+    /// The game rules and waits (length cap, margin, timeouts, claim), as in a match.
+    pub rules: Setup,
+}
+
+/// One tuned number: where it stands and its table row.
+#[derive(Debug, Clone, Copy)]
+pub struct Tuned {
+    /// The table row (name, range, step: the perturbation at the end).
+    pub spec: &'static Spec,
+    /// The current value.
+    pub value: f64,
+}
+
+/// One step's perturbation: the sign per number, the perturbation size per number and the
+/// update's gain per number.
+#[derive(Debug, Clone)]
+pub struct Trial {
+    /// Step number (0-based).
+    pub k: usize,
+    /// `Δ`, ±1 per number.
+    pub signs: Vec<f64>,
+    /// `c_k` per number.
+    pub sizes: Vec<f64>,
+    /// `a_k / c_k` per number: `θ += gain · result · Δ`.
+    pub gains: Vec<f64>,
+}
+
+/// The optimiser's state: the numbers, the step count and the schedule.
+#[derive(Debug, Clone)]
+pub struct Spsa {
+    /// The numbers tuned.
+    pub tuned: Vec<Tuned>,
+    /// Steps handed out so far.
+    pub k: usize,
+    /// `N`.
+    pub pairs: usize,
+    /// `r`.
+    pub rate: f64,
+    rng: StdRng,
+}
+
+const ALPHA: f64 = 0.602;
+const GAMMA: f64 = 0.101;
+
+impl Spsa {
+    /// The state for tuning `names` (every number if empty) from today's defaults overridden
+    /// by `start`, over `pairs` steps at end rate `rate`.
+    pub fn new(
+        names: &[String],
+        start: &[(String, f64)],
+        pairs: usize,
+        rate: f64,
+        seed: u64,
+    ) -> Result<Spsa, ParamError> {
+        let specs: Vec<&'static Spec> = if names.is_empty() {
+            Params::table().collect()
+        } else {
+            names
+                .iter()
+                .map(|n| Params::spec(n).ok_or_else(|| ParamError::Unknown(n.clone())))
+                .collect::<Result<_, _>>()?
+        };
+        let mut params = Params::default();
+        for (name, v) in start {
+            params.set(name, *v)?;
+        }
+        let tuned = specs
+            .into_iter()
+            .map(|spec| Tuned {
+                spec,
+                value: params.get(spec.name).unwrap_or(spec.default),
+            })
+            .collect();
+        Ok(Spsa {
+            tuned,
+            k: 0,
+            pairs: pairs.max(1),
+            rate,
+            rng: StdRng::seed_from_u64(seed),
+        })
+    }
+
+    /// The next step's perturbation (the schedule at step `k`, fresh signs).
+    pub fn trial(&mut self) -> Trial {
+        let n = self.pairs as f64;
+        let big_a = n / 10.0;
+        let k = self.k as f64;
+        let shrink_c = (n / (k + 1.0)).powf(GAMMA);
+        let shrink_a = ((big_a + n) / (big_a + k + 1.0)).powf(ALPHA);
+        let mut t = Trial {
+            k: self.k,
+            signs: Vec::with_capacity(self.tuned.len()),
+            sizes: Vec::with_capacity(self.tuned.len()),
+            gains: Vec::with_capacity(self.tuned.len()),
+        };
+        for p in &self.tuned {
+            let c = p.spec.step * shrink_c;
+            let a = self.rate * p.spec.step * p.spec.step * shrink_a;
+            t.signs
+                .push(if self.rng.random::<bool>() { 1.0 } else { -1.0 });
+            t.sizes.push(c);
+            t.gains.push(a / c);
+        }
+        self.k += 1;
+        t
+    }
+
+    /// The two sides' values for `trial`: `θ + c·Δ` and `θ − c·Δ`, each within its range.
+    pub fn sides(&self, trial: &Trial) -> [Vec<(&'static str, f64)>; 2] {
+        [1.0, -1.0].map(|dir| {
+            self.tuned
+                .iter()
+                .zip(trial.signs.iter().zip(&trial.sizes))
+                .map(|(p, (s, c))| {
+                    let v = (p.value + dir * s * c).clamp(p.spec.min, p.spec.max);
+                    (p.spec.name, v)
+                })
+                .collect()
+        })
+    }
+
+    /// Moves `θ` after `trial`'s pair ended `result` (the plus side's points minus the minus
+    /// side's, −2..=2).
+    pub fn update(&mut self, trial: &Trial, result: f64) {
+        for (i, p) in self.tuned.iter_mut().enumerate() {
+            let v = p.value + trial.gains[i] * result * trial.signs[i];
+            p.value = v.clamp(p.spec.min, p.spec.max);
+        }
+    }
+
+    /// The engine options for the current `θ` (whole numbers rounded, as the engine would).
+    pub fn options(&self) -> Vec<(String, String)> {
+        self.tuned
+            .iter()
+            .map(|p| (p.spec.name.to_string(), value_text(p.spec, p.value)))
+            .collect()
+    }
+
+    /// The opening index for a pair, drawn at random among `count`.
+    fn opening(&mut self, count: usize) -> usize {
+        self.rng.random_range(0..count.max(1))
+    }
+}
+
+/// A value as the option text: whole numbers without decimals.
+fn value_text(spec: &Spec, v: f64) -> String {
+    if spec.integer {
+        format!("{}", v.round() as i64)
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+/// The engine spec of one side: the base options, then the side's numbers.
+fn side_spec(base: &EngineSpec, name: &str, values: &[(&'static str, f64)]) -> EngineSpec {
+    let mut spec = base.clone();
+    spec.name = Some(name.to_string());
+    for (n, v) in values {
+        let text = Params::spec(n).map_or(v.to_string(), |s| value_text(s, *v));
+        spec.options.push((n.to_string(), text));
+    }
+    spec
+}
+
+/// Tells a running engine the options of `spec` (a fresh engine got them at start).
+fn configure(engine: &mut Option<Engine>, spec: &EngineSpec, ms: u64) {
+    if let Some(e) = engine.as_mut() {
+        if !(e.alive() && e.set_options(&spec.options, ms).is_ok()) {
+            *engine = None;
+        }
+    }
+}
+
+/// The running totals the report prints.
+#[derive(Debug, Default, Clone, Copy)]
+struct Totals {
+    pairs: usize,
+    plus_points: f64,
+}
+
+/// One line per number: name, default, value now.
+pub fn table(s: &Spsa) -> String {
+    let mut out = String::new();
+    for p in &s.tuned {
+        out.push_str(&format!(
+            "{:<18} {:>10} {:>10.3}\n",
+            p.spec.name,
+            value_text(p.spec, p.spec.default),
+            p.value
+        ));
+    }
+    out
+}
+
+/// Runs the tuner: progress on stderr, the tuned numbers on stdout (a table, then the words
+/// for `chariot match --option1`).
+pub fn run(mut config: Config) -> Result<Spsa, SpsaError> {
+    let spsa = Spsa::new(
+        &config.names,
+        &config.start,
+        config.pairs,
+        config.rate,
+        config.seed,
+    )?;
+    // Start values of numbers not tuned hold for both sides.
+    for (name, v) in &config.start {
+        if !spsa.tuned.iter().any(|p| p.spec.name == name.as_str()) {
+            if let Some(spec) = Params::spec(name) {
+                config
+                    .engine
+                    .options
+                    .push((name.clone(), value_text(spec, *v)));
+            }
+        }
+    }
+    if config.openings.is_empty() {
+        return Err(MatchError::Openings(super::super::openings::OpeningsError::Empty).into());
+    }
+    // A command that cannot start is an error before any pair (as in a match).
+    match Engine::start(&config.engine, config.rules.handshake) {
+        Ok(e) => e.quit(),
+        Err(EngineError::Spawn(why)) => return Err(MatchError::Spawn { engine: 1, why }.into()),
+        Err(e) => {
+            return Err(MatchError::Spawn {
+                engine: 1,
+                why: e.to_string(),
+            }
+            .into())
+        }
+    }
+    eprintln!(
+        "spsa: {} numbers, {} pairs at {}, r = {}",
+        spsa.tuned.len(),
+        config.pairs,
+        config.control,
+        config.rate
+    );
+    let state = Arc::new(Mutex::new((spsa, Totals::default())));
+    let config = Arc::new(config);
+    let stop = Arc::new(AtomicBool::new(false));
+    let workers = config.concurrency.clamp(1, 64).min(config.pairs.max(1));
+    let handles: Vec<_> = (0..workers)
+        .map(|_| {
+            let (state, config, stop) = (Arc::clone(&state), Arc::clone(&config), stop.clone());
+            std::thread::spawn(move || worker(&state, &config, &stop))
+        })
+        .collect();
+    for h in handles {
+        let _ = h.join();
+    }
+    let (spsa, totals) = state.lock().map(|g| g.clone()).unwrap_or_else(|e| {
+        let g = e.into_inner();
+        g.clone()
+    });
+    println!("{}", table(&spsa).trim_end());
+    let words: Vec<String> = spsa
+        .options()
+        .iter()
+        .map(|(n, v)| format!("--option1 {n}={v}"))
+        .collect();
+    println!("{}", words.join(" "));
+    eprintln!(
+        "spsa: {} pairs, plus side scored {:.1}%",
+        totals.pairs,
+        100.0 * totals.plus_points / (2.0 * totals.pairs.max(1) as f64)
+    );
+    Ok(spsa)
+}
+
+/// A worker: takes a step, plays its pair with its own two engines, applies the result, until
+/// the steps run out.
+fn worker(state: &Mutex<(Spsa, Totals)>, config: &Config, stop: &AtomicBool) {
+    let mut engines: game::Engines = [None, None];
+    loop {
+        let step = {
+            let Ok(mut g) = state.lock() else { break };
+            let (spsa, _) = &mut *g;
+            if spsa.k >= spsa.pairs {
+                break;
+            }
+            let trial = spsa.trial();
+            let opening = spsa.opening(config.openings.len());
+            let sides = spsa.sides(&trial);
+            (trial, opening, sides)
+        };
+        let (trial, opening, [plus, minus]) = step;
+        let mut setup = config.rules.clone();
+        setup.specs = [
+            side_spec(&config.engine, "plus", &plus),
+            side_spec(&config.engine, "minus", &minus),
+        ];
+        setup.controls = [config.control; 2];
+        setup.openings = vec![config.openings[opening].clone()];
+        for (e, spec) in engines.iter_mut().zip(&setup.specs) {
+            configure(e, spec, setup.handshake);
+        }
+        let mut points = 0.0;
+        for index in 0..2 {
+            match game::play(&setup, index, &mut engines, stop) {
+                Some(f) => points += f.score,
+                None => return,
+            }
+        }
+        let Ok(mut g) = state.lock() else { break };
+        let (spsa, totals) = &mut *g;
+        spsa.update(&trial, 2.0 * points - 2.0);
+        totals.pairs += 1;
+        totals.plus_points += points;
+        eprintln!(
+            "pair {} ({} of {}): plus {points}/2 | plus side {:.1}%",
+            trial.k + 1,
+            totals.pairs,
+            spsa.pairs,
+            100.0 * totals.plus_points / (2.0 * totals.pairs as f64)
+        );
+        if config.report > 0 && totals.pairs % config.report == 0 {
+            let words: Vec<String> = spsa
+                .options()
+                .iter()
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect();
+            eprintln!("theta after {} pairs: {}", totals.pairs, words.join(" "));
+        }
+    }
+    for e in engines.into_iter().flatten() {
+        e.quit();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_schedule_ends_at_the_table_step_and_rate() {
+        let mut s = Spsa::new(&names(&["rfp_margin", "lmr_div"]), &[], 100, 0.002, 1).unwrap();
+        let first = s.trial();
+        let mut last = first.clone();
+        for _ in 1..100 {
+            last = s.trial();
+        }
+        for (i, p) in s.tuned.iter().enumerate() {
+            assert!((last.sizes[i] - p.spec.step).abs() < 1e-9);
+            assert!((last.gains[i] * last.sizes[i] - 0.002 * p.spec.step.powi(2)).abs() < 1e-9);
+            // Both gains shrink along the schedule.
+            assert!(first.sizes[i] > last.sizes[i] && first.gains[i] > last.gains[i]);
+        }
+    }
+
+    #[test]
+    fn a_won_pair_moves_theta_toward_the_plus_side() {
+        let mut s = Spsa::new(&names(&["rfp_margin", "lmr_div"]), &[], 10, 0.01, 7).unwrap();
+        let before: Vec<f64> = s.tuned.iter().map(|p| p.value).collect();
+        let t = s.trial();
+        let [plus, minus] = s.sides(&t);
+        s.update(&t, 2.0);
+        for (i, p) in s.tuned.iter().enumerate() {
+            let moved = p.value - before[i];
+            assert!(moved * (plus[i].1 - minus[i].1) > 0.0, "{}", p.spec.name);
+        }
+        // A drawn pair leaves θ where it is.
+        let now: Vec<f64> = s.tuned.iter().map(|p| p.value).collect();
+        let t = s.trial();
+        s.update(&t, 0.0);
+        assert_eq!(now, s.tuned.iter().map(|p| p.value).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn values_stay_in_range_and_bad_names_are_refused() {
+        let start = vec![("nmp_base".to_string(), 6.0)];
+        let mut s = Spsa::new(&names(&["nmp_base"]), &start, 10, 1.0, 3).unwrap();
+        for _ in 0..10 {
+            let t = s.trial();
+            for side in s.sides(&t) {
+                assert!((1.0..=6.0).contains(&side[0].1));
+            }
+            s.update(&t, 2.0);
+            assert!((1.0..=6.0).contains(&s.tuned[0].value));
+        }
+        assert!(Spsa::new(&names(&["nope"]), &[], 10, 0.002, 1).is_err());
+        let bad = vec![("nmp_base".to_string(), 60.0)];
+        assert!(Spsa::new(&[], &bad, 10, 0.002, 1).is_err());
+        assert_eq!(
+            Spsa::new(&[], &[], 10, 0.002, 1).unwrap().tuned.len(),
+            Params::table().count()
+        );
+    }
+}
