@@ -378,3 +378,40 @@ fn spsa_plays_pairs_and_prints_the_numbers_it_tuned() {
     assert!(words[1].starts_with("rfp_margin="), "{stdout}");
     assert!(words[3].starts_with("lmr_div="), "{stdout}");
 }
+
+#[test]
+fn spsa_against_an_outside_opponent_plays_each_side_against_it() {
+    let me = env!("CARGO_BIN_EXE_chariot");
+    let out = Command::new(me)
+        .args([
+            "spsa",
+            "--tc",
+            "0.2+0.002",
+            "--pairs",
+            "1",
+            "--param",
+            "nmp_base",
+            "--opponent",
+            me,
+            "--opponent-depth",
+            "1",
+        ])
+        .output()
+        .expect("run chariot spsa");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // Each side's points are its own, out of 2: they need not add up to 2.
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("pair 1 "))
+        .expect("a pair line");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let plus = words.iter().position(|w| *w == "plus").expect("plus");
+    let minus = words.iter().position(|w| *w == "minus").expect("minus");
+    for i in [plus, minus] {
+        let (points, of) = words[i + 1].split_once('/').expect("points/2");
+        let points: f64 = points.parse().expect("a number");
+        assert!((0.0..=2.0).contains(&points) && of == "2", "{line}");
+    }
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("nmp_base "));
+}

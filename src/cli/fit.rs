@@ -3,7 +3,9 @@
 use super::{this_program, Failure};
 use chariot::protocol::Dialect;
 use chariot::tools::fit::{spsa, tune};
-use chariot::tools::matches::{parse_options, EngineSpec, MatchError, Setup, TimeControl};
+use chariot::tools::matches::{
+    parse_dialect, parse_options, EngineSpec, MatchError, Setup, TimeControl,
+};
 use chariot::tools::openings::{self, DEFAULT_OPENINGS};
 use chariot::tools::read_text;
 use std::path::PathBuf;
@@ -85,6 +87,21 @@ pub struct SpsaArgs {
     /// Print every number after this many pairs (0: only at the end).
     #[arg(long, default_value_t = 100)]
     pub report: usize,
+    /// An outside opponent's command line: each side plays it instead of the other side.
+    #[arg(long)]
+    pub opponent: Option<String>,
+    /// The opponent's working directory.
+    #[arg(long)]
+    pub opponent_dir: Option<String>,
+    /// The opponent's dialect: auto, uci or ucci.
+    #[arg(long, default_value = "auto")]
+    pub opponent_dialect: String,
+    /// An option for the opponent as NAME=VALUE (repeatable), e.g. usebook=false.
+    #[arg(long)]
+    pub opponent_option: Vec<String>,
+    /// The opponent's fixed depth per move (instead of --tc).
+    #[arg(long)]
+    pub opponent_depth: Option<u32>,
     /// Openings file (default: the built-in set; keep the openings that measure strength out).
     #[arg(long)]
     pub openings: Option<String>,
@@ -123,7 +140,22 @@ impl SpsaArgs {
             handshake: 3_000,
             claim: 100,
         };
+        let opponent = match &self.opponent {
+            Some(command) => Some((
+                EngineSpec {
+                    command: command.clone(),
+                    dir: self.opponent_dir.clone(),
+                    dialect: parse_dialect(&self.opponent_dialect)?,
+                    options: parse_options(&self.opponent_option)?,
+                    name: None,
+                },
+                self.opponent_depth
+                    .map_or(control, |d| TimeControl::Depth(d.max(1))),
+            )),
+            None => None,
+        };
         Ok(spsa::Config {
+            opponent,
             engine,
             control,
             openings: openings::parse(&text).map_err(MatchError::from)?,

@@ -3,7 +3,10 @@
 //!
 //! Each step perturbs every tuned number at once by `±c_k` (a random sign per number), plays
 //! one opening twice (colours swapped) between the engine set `θ + c_k·Δ` and the engine set
-//! `θ − c_k·Δ`, and moves `θ` along `Δ` in proportion to the pair's result. The gains follow
+//! `θ − c_k·Δ`, and moves `θ` along `Δ` in proportion to the pair's result. With an outside
+//! opponent, each side instead plays the opening twice against it, and the result is the plus
+//! side's points minus the minus side's: the tuning then looks outside self-play, whose
+//! opponent shares every blind spot of the side it tunes. The gains follow
 //! fishtest's schedule: `c_k = c·(N/(k+1))^γ` ends at each number's `step` from the table,
 //! `a_k = r·c²·((A+N)/(A+k+1))^α` ends at `r·c²`, with `A = N/10`, `α = 0.602`, `γ = 0.101`.
 //!
@@ -54,6 +57,10 @@ pub struct Config {
     pub seed: u64,
     /// Print every number after this many pairs.
     pub report: usize,
+    /// An outside opponent and its limit: each side then plays the opening twice against it
+    /// (colours swapped) instead of against the other side, and the step's result is the
+    /// plus side's points minus the minus side's.
+    pub opponent: Option<(EngineSpec, TimeControl)>,
     /// The game rules and waits (length cap, margin, timeouts, claim), as in a match.
     pub rules: Setup,
 }
@@ -231,7 +238,8 @@ fn configure(engine: &mut Option<Engine>, spec: &EngineSpec, ms: u64) {
 #[derive(Debug, Default, Clone, Copy)]
 struct Totals {
     pairs: usize,
-    plus_points: f64,
+    /// The plus and the minus side's points.
+    points: [f64; 2],
 }
 
 /// One line per number: name, default, value now.
@@ -315,18 +323,81 @@ pub fn run(mut config: Config) -> Result<Spsa, SpsaError> {
         .map(|(n, v)| format!("--option1 {n}={v}"))
         .collect();
     println!("{}", words.join(" "));
+    let per_side = 2.0 * totals.pairs.max(1) as f64;
     eprintln!(
-        "spsa: {} pairs, plus side scored {:.1}%",
+        "spsa: {} pairs, plus side scored {:.1}%, minus side {:.1}%",
         totals.pairs,
-        100.0 * totals.plus_points / (2.0 * totals.pairs.max(1) as f64)
+        100.0 * totals.points[0] / per_side,
+        100.0 * totals.points[1] / per_side
     );
     Ok(spsa)
 }
 
-/// A worker: takes a step, plays its pair with its own two engines, applies the result, until
+/// A worker's engines: the two sides, and the opponent when there is one.
+#[derive(Default)]
+struct Seats {
+    sides: [Option<Engine>; 2],
+    opponent: Option<Engine>,
+}
+
+impl Seats {
+    fn quit(self) {
+        for e in self.sides.into_iter().chain([self.opponent]).flatten() {
+            e.quit();
+        }
+    }
+}
+
+/// Plays one step's games: the opening twice, colours swapped, between the two sides, or each
+/// side twice against the opponent. The two sides' points (`None`: stopped).
+fn play_step(
+    config: &Config,
+    seats: &mut Seats,
+    specs: [EngineSpec; 2],
+    opening: usize,
+    stop: &AtomicBool,
+) -> Option<[f64; 2]> {
+    let mut setup = config.rules.clone();
+    setup.openings = vec![config.openings[opening].clone()];
+    for (e, spec) in seats.sides.iter_mut().zip(&specs) {
+        configure(e, spec, setup.handshake);
+    }
+    let mut points = [0.0; 2];
+    match &config.opponent {
+        None => {
+            setup.specs = specs;
+            setup.controls = [config.control; 2];
+            for index in 0..2 {
+                let f = game::play(&setup, index, &mut seats.sides, stop)?;
+                points[0] += f.score;
+                points[1] += 1.0 - f.score;
+            }
+        }
+        Some((opponent, control)) => {
+            setup.controls = [config.control, *control];
+            for (side, spec) in specs.into_iter().enumerate() {
+                setup.specs = [spec, opponent.clone()];
+                let mut pair = [seats.sides[side].take(), seats.opponent.take()];
+                for index in 0..2 {
+                    match game::play(&setup, index, &mut pair, stop) {
+                        Some(f) => points[side] += f.score,
+                        None => {
+                            [seats.sides[side], seats.opponent] = pair;
+                            return None;
+                        }
+                    }
+                }
+                [seats.sides[side], seats.opponent] = pair;
+            }
+        }
+    }
+    Some(points)
+}
+
+/// A worker: takes a step, plays its games with its own engines, applies the result, until
 /// the steps run out.
 fn worker(state: &Mutex<(Spsa, Totals)>, config: &Config, stop: &AtomicBool) {
-    let mut engines: game::Engines = [None, None];
+    let mut seats = Seats::default();
     loop {
         let step = {
             let Ok(mut g) = state.lock() else { break };
@@ -340,34 +411,27 @@ fn worker(state: &Mutex<(Spsa, Totals)>, config: &Config, stop: &AtomicBool) {
             (trial, opening, sides)
         };
         let (trial, opening, [plus, minus]) = step;
-        let mut setup = config.rules.clone();
-        setup.specs = [
+        let specs = [
             side_spec(&config.engine, "plus", &plus),
             side_spec(&config.engine, "minus", &minus),
         ];
-        setup.controls = [config.control; 2];
-        setup.openings = vec![config.openings[opening].clone()];
-        for (e, spec) in engines.iter_mut().zip(&setup.specs) {
-            configure(e, spec, setup.handshake);
-        }
-        let mut points = 0.0;
-        for index in 0..2 {
-            match game::play(&setup, index, &mut engines, stop) {
-                Some(f) => points += f.score,
-                None => return,
-            }
-        }
+        let Some([p, m]) = play_step(config, &mut seats, specs, opening, stop) else {
+            break;
+        };
         let Ok(mut g) = state.lock() else { break };
         let (spsa, totals) = &mut *g;
-        spsa.update(&trial, 2.0 * points - 2.0);
+        spsa.update(&trial, p - m);
         totals.pairs += 1;
-        totals.plus_points += points;
+        totals.points[0] += p;
+        totals.points[1] += m;
+        let per_side = 2.0 * totals.pairs as f64;
         eprintln!(
-            "pair {} ({} of {}): plus {points}/2 | plus side {:.1}%",
+            "pair {} ({} of {}): plus {p}/2 minus {m}/2 | plus {:.1}% minus {:.1}%",
             trial.k + 1,
             totals.pairs,
             spsa.pairs,
-            100.0 * totals.plus_points / (2.0 * totals.pairs as f64)
+            100.0 * totals.points[0] / per_side,
+            100.0 * totals.points[1] / per_side,
         );
         if config.report > 0 && totals.pairs % config.report == 0 {
             let words: Vec<String> = spsa
@@ -378,9 +442,7 @@ fn worker(state: &Mutex<(Spsa, Totals)>, config: &Config, stop: &AtomicBool) {
             eprintln!("theta after {} pairs: {}", totals.pairs, words.join(" "));
         }
     }
-    for e in engines.into_iter().flatten() {
-        e.quit();
-    }
+    seats.quit();
 }
 
 #[cfg(test)]
