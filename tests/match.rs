@@ -367,7 +367,7 @@ fn spsa_plays_pairs_and_prints_the_numbers_it_tuned() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 3, "{stdout}");
     let margin: Vec<&str> = lines[0].split_whitespace().collect();
-    assert_eq!(margin[..2], ["rfp_margin", "85"]);
+    assert_eq!(margin[..2], ["rfp_margin", "77"]);
     // Two pairs at r = 0.002 move θ by far less than a step from its start.
     let value: f64 = margin[2].parse().expect("a number");
     assert!((value - 100.0).abs() < 8.0, "{value}");
