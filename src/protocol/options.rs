@@ -607,9 +607,11 @@ mod tests {
             .iter()
             .any(|l| l.contains("rfp_margin")));
         let lines = params_announcement(&o.params);
-        assert!(
-            lines.contains(&"option name rfp_margin type spin default 85 min 20 max 300".into())
+        let margin = format!(
+            "option name rfp_margin type spin default {} min 20 max 300",
+            Params::default().rfp_margin
         );
+        assert!(lines.contains(&margin), "{lines:?}");
         assert_eq!(o.set(Dialect::Uci, "rfp_margin", "90"), Ok(Effect::Params));
         assert_eq!(o.set(Dialect::Ucci, "lmrbase", "0.75"), Ok(Effect::Params));
         assert_eq!((o.params.rfp_margin, o.params.lmr_base), (90, 0.75));

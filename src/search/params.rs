@@ -289,7 +289,7 @@ mod tests {
             Err(ParamError::OutOfRange { .. })
         ));
         assert!(p.set("asp_delta", f64::NAN).is_err());
-        assert_eq!(p.asp_delta, 30);
+        assert_eq!(p.asp_delta, Params::default().asp_delta);
     }
 
     #[test]
