@@ -3,9 +3,7 @@
 use super::{this_program, Failure};
 use chariot::protocol::Dialect;
 use chariot::tools::fit::{spsa, tune};
-use chariot::tools::matches::{
-    parse_dialect, parse_options, EngineSpec, MatchError, Setup, TimeControl,
-};
+use chariot::tools::matches::{parse_dialect, parse_options, EngineSpec, MatchError, TimeControl};
 use chariot::tools::openings::{self, DEFAULT_OPENINGS};
 use chariot::tools::read_text;
 use std::path::PathBuf;
@@ -130,16 +128,6 @@ impl SpsaArgs {
             name: None,
         };
         let control = TimeControl::parse_tc(&self.tc).map_err(MatchError::from)?;
-        let rules = Setup {
-            specs: [engine.clone(), engine.clone()],
-            controls: [control; 2],
-            openings: Vec::new(),
-            maxplies: 400,
-            margin: 200,
-            timeout: 60_000,
-            handshake: 3_000,
-            claim: 100,
-        };
         let opponent = match &self.opponent {
             Some(command) => Some((
                 EngineSpec {
@@ -166,7 +154,6 @@ impl SpsaArgs {
             rate: self.rate,
             seed: self.seed,
             report: self.report,
-            rules,
         })
     }
 }

@@ -94,21 +94,21 @@ pub struct MatchArgs {
     #[arg(long)]
     pub sprt: Option<String>,
     /// Longest game in plies, opening included, before a draw is declared.
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = Setup::MAXPLIES)]
     pub maxplies: usize,
     /// Grace in ms beyond the clock (or --movetime) before a move forfeits on time.
-    #[arg(long, visible_alias = "timemargin", default_value_t = 200)]
+    #[arg(long, visible_alias = "timemargin", default_value_t = Setup::MARGIN_MS)]
     pub margin: u64,
     /// Longest wait in ms for a move under --depth or --nodes (a hang beyond it loses).
-    #[arg(long, default_value_t = 60_000)]
+    #[arg(long, default_value_t = Setup::TIMEOUT_MS)]
     pub timeout: u64,
     /// Longest wait in ms for a handshake, `isready` or new game (per dialect tried).
-    #[arg(long, default_value_t = 3_000)]
+    #[arg(long, default_value_t = Setup::HANDSHAKE_MS)]
     pub handshake: u64,
     /// An engine answering without a move while it has legal moves claims a draw: accepted
     /// after this many plies without a capture (ElephantEye's rule is 100), else a loss;
     /// 0 makes every such answer a loss.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = Setup::CLAIM_PLIES)]
     pub claim: u16,
 }
 

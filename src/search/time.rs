@@ -14,9 +14,10 @@
 //! milliseconds a move (a one-ply move at a 0.3 s clock threw away won games, one move in three
 //! at a thirtieth of a peer's clock, see docs/strength.md), and the clock climbs back because
 //! B is less than the increment. The search starts no new iteration past 60 % of the
-//! (instability-scaled) target, once `SOFT_STOP_DEPTH` is reached, and aborts at hard; time spent pondering counts towards the
-//! target (the search is that much deeper), the hard limit runs from `ponderhit` (the clock
-//! does), and a `ponderhit` that comes after the target has passed is answered at once.
+//! (instability-scaled) target, once `SOFT_STOP_DEPTH` is reached, and aborts at hard; time
+//! spent pondering counts towards the target (the search is that much deeper), the hard limit
+//! runs from `ponderhit` (the clock does), and a `ponderhit` that comes after the target has
+//! passed is answered at once.
 //!
 //! `movetime X` is different: think X − O (no clock to lose, no reserve), no less. It is `exact`:
 //! no early stop after an iteration, only the hard limit (or a proven mate, or a single move).

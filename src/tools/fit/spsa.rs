@@ -61,8 +61,6 @@ pub struct Config {
     /// (colours swapped) instead of against the other side, and the step's result is the
     /// plus side's points minus the minus side's.
     pub opponent: Option<(EngineSpec, TimeControl)>,
-    /// The game rules and waits (length cap, margin, timeouts, claim), as in a match.
-    pub rules: Setup,
 }
 
 /// One tuned number: where it stands and its table row.
@@ -169,14 +167,14 @@ impl Spsa {
     }
 
     /// The two sides' values for `trial`: `θ + c·Δ` and `θ − c·Δ`, each within its range.
-    pub fn sides(&self, trial: &Trial) -> [Vec<(&'static str, f64)>; 2] {
+    pub fn sides(&self, trial: &Trial) -> [Vec<(&'static Spec, f64)>; 2] {
         [1.0, -1.0].map(|dir| {
             self.tuned
                 .iter()
                 .zip(trial.signs.iter().zip(&trial.sizes))
                 .map(|(p, (s, c))| {
                     let v = (p.value + dir * s * c).clamp(p.spec.min, p.spec.max);
-                    (p.spec.name, v)
+                    (p.spec, v)
                 })
                 .collect()
         })
@@ -199,6 +197,16 @@ impl Spsa {
             .collect()
     }
 
+    /// The current `θ` as `NAME=VALUE` words, each after `prefix`.
+    fn words(&self, prefix: &str) -> String {
+        let words: Vec<String> = self
+            .options()
+            .iter()
+            .map(|(n, v)| format!("{prefix}{n}={v}"))
+            .collect();
+        words.join(" ")
+    }
+
     /// The opening index for a pair, drawn at random among `count`.
     fn opening(&mut self, count: usize) -> usize {
         self.rng.random_range(0..count.max(1))
@@ -215,12 +223,11 @@ fn value_text(spec: &Spec, v: f64) -> String {
 }
 
 /// The engine spec of one side: the base options, then the side's numbers.
-fn side_spec(base: &EngineSpec, name: &str, values: &[(&'static str, f64)]) -> EngineSpec {
+fn side_spec(base: &EngineSpec, name: &str, values: &[(&'static Spec, f64)]) -> EngineSpec {
     let mut spec = base.clone();
     spec.name = Some(name.to_string());
-    for (n, v) in values {
-        let text = Params::spec(n).map_or(v.to_string(), |s| value_text(s, *v));
-        spec.options.push((n.to_string(), text));
+    for (p, v) in values {
+        spec.options.push((p.name.to_string(), value_text(p, *v)));
     }
     spec
 }
@@ -280,16 +287,15 @@ pub fn run(mut config: Config) -> Result<Spsa, SpsaError> {
     if config.openings.is_empty() {
         return Err(MatchError::Openings(super::super::openings::OpeningsError::Empty).into());
     }
-    // A command that cannot start is an error before any pair (as in a match).
-    match Engine::start(&config.engine, config.rules.handshake) {
+    // An engine that cannot start or answer is an error before any pair.
+    match Engine::start(&config.engine, Setup::HANDSHAKE_MS) {
         Ok(e) => e.quit(),
-        Err(EngineError::Spawn(why)) => return Err(MatchError::Spawn { engine: 1, why }.into()),
         Err(e) => {
-            return Err(MatchError::Spawn {
-                engine: 1,
-                why: e.to_string(),
-            }
-            .into())
+            let why = match e {
+                EngineError::Spawn(why) => why,
+                e => e.to_string(),
+            };
+            return Err(MatchError::Spawn { engine: 1, why }.into());
         }
     }
     eprintln!(
@@ -312,17 +318,9 @@ pub fn run(mut config: Config) -> Result<Spsa, SpsaError> {
     for h in handles {
         let _ = h.join();
     }
-    let (spsa, totals) = state.lock().map(|g| g.clone()).unwrap_or_else(|e| {
-        let g = e.into_inner();
-        g.clone()
-    });
+    let (spsa, totals) = state.lock().unwrap_or_else(|e| e.into_inner()).clone();
     println!("{}", table(&spsa).trim_end());
-    let words: Vec<String> = spsa
-        .options()
-        .iter()
-        .map(|(n, v)| format!("--option1 {n}={v}"))
-        .collect();
-    println!("{}", words.join(" "));
+    println!("{}", spsa.words("--option1 "));
     let per_side = 2.0 * totals.pairs.max(1) as f64;
     eprintln!(
         "spsa: {} pairs, plus side scored {:.1}%, minus side {:.1}%",
@@ -357,16 +355,14 @@ fn play_step(
     opening: usize,
     stop: &AtomicBool,
 ) -> Option<[f64; 2]> {
-    let mut setup = config.rules.clone();
-    setup.openings = vec![config.openings[opening].clone()];
+    let opening = vec![config.openings[opening].clone()];
     for (e, spec) in seats.sides.iter_mut().zip(&specs) {
-        configure(e, spec, setup.handshake);
+        configure(e, spec, Setup::HANDSHAKE_MS);
     }
     let mut points = [0.0; 2];
     match &config.opponent {
         None => {
-            setup.specs = specs;
-            setup.controls = [config.control; 2];
+            let setup = Setup::new(specs, [config.control; 2], opening);
             for index in 0..2 {
                 let f = game::play(&setup, index, &mut seats.sides, stop)?;
                 points[0] += f.score;
@@ -374,20 +370,18 @@ fn play_step(
             }
         }
         Some((opponent, control)) => {
-            setup.controls = [config.control, *control];
             for (side, spec) in specs.into_iter().enumerate() {
-                setup.specs = [spec, opponent.clone()];
+                let setup = Setup::new(
+                    [spec, opponent.clone()],
+                    [config.control, *control],
+                    opening.clone(),
+                );
                 let mut pair = [seats.sides[side].take(), seats.opponent.take()];
-                for index in 0..2 {
-                    match game::play(&setup, index, &mut pair, stop) {
-                        Some(f) => points[side] += f.score,
-                        None => {
-                            [seats.sides[side], seats.opponent] = pair;
-                            return None;
-                        }
-                    }
-                }
+                let played: Option<f64> = (0..2)
+                    .map(|index| game::play(&setup, index, &mut pair, stop).map(|f| f.score))
+                    .sum();
                 [seats.sides[side], seats.opponent] = pair;
+                points[side] = played?;
             }
         }
     }
@@ -434,12 +428,7 @@ fn worker(state: &Mutex<(Spsa, Totals)>, config: &Config, stop: &AtomicBool) {
             100.0 * totals.points[1] / per_side,
         );
         if config.report > 0 && totals.pairs % config.report == 0 {
-            let words: Vec<String> = spsa
-                .options()
-                .iter()
-                .map(|(n, v)| format!("{n}={v}"))
-                .collect();
-            eprintln!("theta after {} pairs: {}", totals.pairs, words.join(" "));
+            eprintln!("theta after {} pairs: {}", totals.pairs, spsa.words(""));
         }
     }
     seats.quit();

@@ -149,6 +149,37 @@ pub struct Setup {
     pub claim: u16,
 }
 
+impl Setup {
+    /// The default length cap in plies.
+    pub const MAXPLIES: usize = 400;
+    /// The default grace (ms) beyond the clock.
+    pub const MARGIN_MS: u64 = 200;
+    /// The default longest wait (ms) for a move under depth or nodes limits.
+    pub const TIMEOUT_MS: u64 = 60_000;
+    /// The default longest wait (ms) for a handshake, `isready` or new game.
+    pub const HANDSHAKE_MS: u64 = 3_000;
+    /// The default quiet plies before a move-less answer is a draw claim (ElephantEye's rule).
+    pub const CLAIM_PLIES: u16 = 100;
+
+    /// A set-up with the default rules and waits.
+    pub fn new(
+        specs: [EngineSpec; 2],
+        controls: [TimeControl; 2],
+        openings: Vec<Opening>,
+    ) -> Setup {
+        Setup {
+            specs,
+            controls,
+            openings,
+            maxplies: Setup::MAXPLIES,
+            margin: Setup::MARGIN_MS,
+            timeout: Setup::TIMEOUT_MS,
+            handshake: Setup::HANDSHAKE_MS,
+            claim: Setup::CLAIM_PLIES,
+        }
+    }
+}
+
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct Finished {
