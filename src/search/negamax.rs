@@ -83,11 +83,12 @@ fn raise(
 }
 
 impl Searcher {
-    /// The static evaluation of `pos`, the node at `ply`: the network's when one is set.
+    /// The static evaluation of `pos`, the node at `ply`: the network's when one is set
+    /// (squashed past `eval_knee`, see `Params::squash`).
     #[inline]
     pub(super) fn evaluate(&mut self, pos: &Position, ply: usize) -> Score {
         match &mut self.nnue {
-            Some(acc) => Score::cp(acc.evaluate(ply, pos)),
+            Some(acc) => Score::cp(self.params.squash(acc.evaluate(ply, pos))),
             None => evaluate(pos),
         }
     }

@@ -193,6 +193,13 @@ params! {
     /// quiescence plies of the side that checks (0: captures only); mates by checks past the
     /// horizon are seen (docs/strength.md, "Strength, third stage").
     qs_checks: i32 = 1, 0..=3, step 1;
+    /// The network's evaluation past this many centipawns either way is compressed
+    /// (`Params::squash`): its scores in won positions run to +70 pawns, where every margin
+    /// below is noise and the mating quiet move is pruned for a material line that scores
+    /// higher (docs/strength.md, "The network's won scores squashed")…
+    eval_knee: i32 = 600, 200..=30000, step 100;
+    /// …by this divisor.
+    eval_knee_div: i32 = 8, 1..=16, step 1;
     /// Aspiration windows are used from this iteration on.
     asp_depth: i32 = 4, 1..=10, step 1;
     /// Aspiration window: first half-width (centipawns), doubled at each fail.
@@ -229,6 +236,21 @@ impl Params {
         }
         self.store(spec.name, value);
         Ok(())
+    }
+}
+
+impl Params {
+    /// The network's evaluation `v` (centipawns) as the search sees it: unchanged within
+    /// `eval_knee` of zero, beyond it growing `eval_knee_div` times slower. Monotone, so it
+    /// orders positions as the network does; only the margins see the difference.
+    #[inline]
+    pub fn squash(&self, v: i32) -> i32 {
+        let knee = self.eval_knee;
+        if v.abs() <= knee {
+            v
+        } else {
+            v.signum() * (knee + (v.abs() - knee) / self.eval_knee_div)
+        }
     }
 }
 
@@ -290,6 +312,23 @@ mod tests {
         ));
         assert!(p.set("asp_delta", f64::NAN).is_err());
         assert_eq!(p.asp_delta, Params::default().asp_delta);
+    }
+
+    #[test]
+    fn squash_is_monotone_and_odd() {
+        let p = Params::default();
+        let k = p.eval_knee;
+        assert_eq!(p.squash(k), k);
+        assert_eq!(p.squash(-k + 1), -k + 1);
+        assert_eq!(p.squash(k + 8 * p.eval_knee_div), k + 8);
+        let mut last = p.squash(-40_000);
+        for v in -40_000..=40_000 {
+            let s = p.squash(v);
+            assert!(s >= last, "{v}");
+            assert_eq!(s, -p.squash(-v), "{v}");
+            assert!(s.abs() <= v.abs(), "{v}");
+            last = s;
+        }
     }
 
     #[test]

@@ -393,6 +393,9 @@ pub fn run(args: &Config) -> Result<Summary, DatagenError> {
         workers.push(std::thread::spawn(move || {
             let mut searcher = Searcher::new(args.hash.max(1));
             searcher.set_network(network);
+            // Labels stay in the network's own units: the search's squash of won scores
+            // (`Params::squash`) is for its margins, not for training targets.
+            searcher.params_mut().eval_knee = i32::MAX;
             loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 if i >= max_games || stopped(&stop) {
