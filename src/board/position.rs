@@ -335,6 +335,17 @@ impl Position {
             return false;
         };
         let k = self.kings[(!us).index()];
+        // A check needs the move to touch the general's rank or file (a rook, cannon or pawn
+        // arriving, a line opened, a screen set or taken), one of its diagonal neighbours (a
+        // horse leg freed) or a horse's reach of it: most moves touch none.
+        let lines = attacks::RANK_LINE[k.index()] | attacks::FILE_LINE[k.index()];
+        if !(lines.has(from)
+            || lines.has(to)
+            || attacks::DIAGONAL_NEIGHBOURS[k.index()].has(from)
+            || (piece.kind() == PieceKind::Horse && attacks::HORSE_RANGE[k.index()].has(to)))
+        {
+            return false;
+        }
         let occ = self.occupied().without(from).with(to);
         let direct = match piece.kind() {
             PieceKind::Pawn => attacks::PAWN_ATTACKERS[us.index()][k.index()].has(to),

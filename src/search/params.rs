@@ -5,7 +5,8 @@
 //!
 //! The values are those `chariot spsa` found in self-play at 0.333 s + 0.0033 s, all numbers
 //! at once (docs/strength.md, "The search tuned by SPSA at a thirtieth"), except `qs_checks`,
-//! which the mate track keeps at 1. Where a number was measured on its own, its line says which
+//! which the mate track sets, and the squash of the network's won scores, which the peers chose
+//! (self-play cannot see either). Where a number was measured on its own, its line says which
 //! section of `docs/strength.md` holds the match. The time allocation's constants live with it
 //! in `time`.
 
@@ -191,8 +192,9 @@ params! {
     qs_delta: i32 = 231, 0..=1000, step 20;
     /// Quiescence: quiet moves that give check are searched in this many of a line's
     /// quiescence plies of the side that checks (0: captures only); mates by checks past the
-    /// horizon are seen (docs/strength.md, "Strength, third stage").
-    qs_checks: i32 = 1, 0..=3, step 1;
+    /// horizon are seen (docs/strength.md, "Strength, third stage"; 2 since "The network's won
+    /// scores squashed").
+    qs_checks: i32 = 2, 0..=3, step 1;
     /// The network's evaluation past this many centipawns either way is compressed
     /// (`Params::squash`): its scores in won positions run to +70 pawns, where every margin
     /// below is noise and the mating quiet move is pruned for a material line that scores
