@@ -239,9 +239,7 @@ impl Params {
         self.store(spec.name, value);
         Ok(())
     }
-}
 
-impl Params {
     /// The network's evaluation `v` (centipawns) as the search sees it: unchanged within
     /// `eval_knee` of zero, beyond it growing `eval_knee_div` times slower. Monotone, so it
     /// orders positions as the network does; only the margins see the difference.
