@@ -50,6 +50,14 @@ fn check_position(pos: &Position) {
         .filter(|m| pos.piece_at(m.to()).is_some())
         .collect();
     assert_eq!(sorted(caps), sorted(expected), "captures of {pos}");
+    // Quiet checks come in the order of the full list, so quiescence's tree is the same.
+    let checks: Vec<Move> = pos.legal_quiet_checks().iter().collect();
+    let expected: Vec<Move> = fast
+        .iter()
+        .copied()
+        .filter(|m| pos.piece_at(m.to()).is_none() && pos.gives_check(*m))
+        .collect();
+    assert_eq!(checks, expected, "quiet checks of {pos}");
     // is_legal rejects every other from/to pair.
     let mut legal = 0;
     for from in Square::all() {

@@ -635,10 +635,7 @@ impl Searcher {
             }
         }
         if checks > 0 && !in_check && alpha < beta {
-            for m in pos.legal_moves().iter() {
-                if is_capture(pos, m) || !pos.gives_check(m) {
-                    continue;
-                }
+            for m in pos.legal_quiet_checks().iter() {
                 let child = pos.play(m);
                 let v = self.qs_child(pos, &child, m, alpha, beta, ply, checks - 1);
                 if self.aborted {
