@@ -189,7 +189,7 @@ trait Sink {
         true
     }
     fn push(&mut self, m: Move);
-    /// Pushes the moves from `from` to `targets`, all legal.
+    /// Pushes the wanted moves from `from` to `targets`, all of them legal.
     fn push_all(&mut self, from: Square, targets: Bitboard);
 }
 
@@ -211,9 +211,9 @@ impl Sink for QuietChecks<'_> {
     }
     #[inline(always)]
     fn push_all(&mut self, from: Square, targets: Bitboard) {
-        for to in targets & self.quiet {
+        for to in targets {
             let m = Move::new(from, to);
-            if self.pos.gives_check(m) {
+            if self.wants(m) {
                 self.list.push(m);
             }
         }
