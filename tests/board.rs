@@ -86,6 +86,12 @@ fn reference_agrees_on_every_test_position() {
 
 /// Plays a random game of up to `plies` plies from `start`, checking every position.
 fn random_walk(seed: u64, start: &Position, plies: usize) {
+    walk(seed, start, plies, false);
+}
+
+/// As `random_walk`; with `checks`, a checking move is played half the time there is one, so
+/// that many positions are in check (single, double, by a cannon over either side's screen).
+fn walk(seed: u64, start: &Position, plies: usize, checks: bool) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut pos = start.clone();
     for _ in 0..plies {
@@ -95,7 +101,15 @@ fn random_walk(seed: u64, start: &Position, plies: usize) {
             assert!(Mailbox::from_position(&pos).legal_moves().is_empty());
             break;
         }
-        let m = moves.get(rng.random_range(0..moves.len()));
+        let checking: Vec<Move> = match checks {
+            true => moves.iter().filter(|m| pos.gives_check(*m)).collect(),
+            false => Vec::new(),
+        };
+        let m = if !checking.is_empty() && rng.random_bool(0.5) {
+            checking[rng.random_range(0..checking.len())]
+        } else {
+            moves.get(rng.random_range(0..moves.len()))
+        };
         let before = pos.clone();
         let child = pos.play(m);
         // Copy-make leaves the parent untouched.
@@ -115,6 +129,11 @@ proptest! {
     #[test]
     fn random_playouts_agree_with_reference(seed in any::<u64>()) {
         random_walk(seed, &Position::startpos(), 160);
+    }
+
+    #[test]
+    fn checking_playouts_agree_with_reference(seed in any::<u64>()) {
+        walk(seed, &Position::startpos(), 160, true);
     }
 }
 

@@ -5,14 +5,16 @@
 //! "sensitive" square can expose the king: a square on a king line (rank or file) that holds an
 //! enemy rook, cannon or king, or a diagonal neighbour of the king when an enemy horse could
 //! attack over it. Every other move is legal as generated; sensitive moves, king moves and all
-//! moves in check get the full test (`leaves_king_safe`).
+//! moves in check get the full test (`leaves_king_safe`). In check, a move of another piece is
+//! tested only if it lands where it could answer a check (on a checker, between a line checker
+//! and the king, on a horse's leg) or moves a checking cannon's screen away.
 
 use super::attacks;
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveList};
 use super::piece::PieceKind;
 use super::position::Position;
-use super::square::Square;
+use super::square::{Color, Square};
 
 impl Position {
     /// All legal moves.
@@ -108,6 +110,12 @@ impl Position {
         } else {
             self.sensitive_squares(k)
         };
+        // In check, a piece other than the king must land on `evade` or be a cannon's screen.
+        let (evade, screens) = if in_check {
+            self.evasion_squares(k, them, occ)
+        } else {
+            (Bitboard::ALL, Bitboard::EMPTY)
+        };
 
         // King: every step is tested.
         for to in attacks::KING_STEPS[k.index()] & target {
@@ -118,6 +126,11 @@ impl Position {
         }
 
         let mut add = |from: Square, targets: Bitboard| {
+            let targets = if screens.has(from) {
+                targets
+            } else {
+                targets & evade
+            };
             let (checked, free) = if sensitive.has(from) {
                 (targets, Bitboard::EMPTY)
             } else {
@@ -156,6 +169,42 @@ impl Position {
         for from in self.pieces(us, PieceKind::Advisor) {
             add(from, attacks::ADVISOR_STEPS[from.index()] & target);
         }
+    }
+
+    /// In check on `k` by `them` over `occ`: the squares a non-king move must land on to answer
+    /// some check (a checker, a point between a rook, king or cannon and the king, a horse's
+    /// leg), and the cannons' screens, whose leaving answers a check. A necessary condition
+    /// only: the moves that pass still get the full legality test.
+    fn evasion_squares(&self, k: Square, them: Color, occ: Bitboard) -> (Bitboard, Bitboard) {
+        let theirs = self.color_bb(them);
+        let mut evade =
+            attacks::PAWN_ATTACKERS[them.index()][k.index()] & self.pieces(them, PieceKind::Pawn);
+        let horses = self.pieces(them, PieceKind::Horse);
+        if (attacks::HORSE_RANGE[k.index()] & horses).any() {
+            for d in 0..4 {
+                let leg = attacks::HORSE_ATTACK_LEGS[k.index() * 4 + d];
+                if leg == attacks::NONE || (occ.bits() >> leg) & 1 != 0 {
+                    continue;
+                }
+                let checkers = attacks::HORSE_ATTACKERS[k.index() * 4 + d] & horses;
+                if checkers.any() {
+                    evade |= checkers | Bitboard::from_bits(1u128 << leg);
+                }
+            }
+        }
+        let (rook_k, cannon_k) = attacks::rook_and_cannon(k, occ);
+        let lines = self.pieces(them, PieceKind::Rook) | self.pieces(them, PieceKind::King);
+        for c in rook_k & lines & theirs {
+            evade |= Bitboard::from_square(c) | (rook_k & attacks::rook(c, occ));
+        }
+        let mut screens = Bitboard::EMPTY;
+        for c in cannon_k & self.pieces(them, PieceKind::Cannon) {
+            let screen = rook_k & attacks::rook(c, occ) & occ;
+            let open = occ & !screen;
+            screens |= screen;
+            evade |= Bitboard::from_square(c) | (attacks::rook(k, open) & attacks::rook(c, open));
+        }
+        (evade, screens)
     }
 
     /// Squares where leaving or arriving might expose the own king on `k` (not in check).
