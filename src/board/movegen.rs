@@ -176,7 +176,6 @@ impl Position {
     /// leg), and the cannons' screens, whose leaving answers a check. A necessary condition
     /// only: the moves that pass still get the full legality test.
     fn evasion_squares(&self, k: Square, them: Color, occ: Bitboard) -> (Bitboard, Bitboard) {
-        let theirs = self.color_bb(them);
         let mut evade =
             attacks::PAWN_ATTACKERS[them.index()][k.index()] & self.pieces(them, PieceKind::Pawn);
         let horses = self.pieces(them, PieceKind::Horse);
@@ -194,7 +193,7 @@ impl Position {
         }
         let (rook_k, cannon_k) = attacks::rook_and_cannon(k, occ);
         let lines = self.pieces(them, PieceKind::Rook) | self.pieces(them, PieceKind::King);
-        for c in rook_k & lines & theirs {
+        for c in rook_k & lines {
             evade |= Bitboard::from_square(c) | (rook_k & attacks::rook(c, occ));
         }
         let mut screens = Bitboard::EMPTY;
