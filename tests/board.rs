@@ -101,9 +101,10 @@ fn walk(seed: u64, start: &Position, plies: usize, checks: bool) {
             assert!(Mailbox::from_position(&pos).legal_moves().is_empty());
             break;
         }
-        let checking: Vec<Move> = match checks {
-            true => moves.iter().filter(|m| pos.gives_check(*m)).collect(),
-            false => Vec::new(),
+        let checking: Vec<Move> = if checks {
+            moves.iter().filter(|m| pos.gives_check(*m)).collect()
+        } else {
+            Vec::new()
         };
         let m = if !checking.is_empty() && rng.random_bool(0.5) {
             checking[rng.random_range(0..checking.len())]
