@@ -268,6 +268,7 @@ fn datagen_args(output: &std::path::Path) -> datagen::Config {
         seed: 0,
         random_plies: 4,
         openings: None,
+        balance: 0,
         adjudicate: 1000,
         hash: 1,
         append: false,

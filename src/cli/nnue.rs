@@ -31,6 +31,10 @@ pub struct DatagenArgs {
     /// Openings file (default: the built-in openings).
     #[arg(long)]
     pub openings: Option<PathBuf>,
+    /// Keep a start only if its search score at the node budget is within this many
+    /// centipawns of level (0: keep every start).
+    #[arg(long, default_value_t = 0)]
+    pub balance: i32,
     /// Adjudicate a win once |score| exceeds this for six plies in a row (0: never).
     #[arg(long, default_value_t = 2500)]
     pub adjudicate: i32,
@@ -63,6 +67,7 @@ impl From<DatagenArgs> for datagen::Config {
             seed: a.seed,
             random_plies: a.random_plies,
             openings: a.openings,
+            balance: a.balance,
             adjudicate: a.adjudicate,
             hash: a.hash,
             append: a.append,

@@ -49,6 +49,9 @@ pub struct Config {
     pub random_plies: usize,
     /// Openings file (default: the built-in openings).
     pub openings: Option<PathBuf>,
+    /// Keep a start only if its search score at the node budget is within this many
+    /// centipawns of level (0: keep every start).
+    pub balance: i32,
     /// Adjudicate a win once |score| exceeds this for six plies in a row (0: never).
     pub adjudicate: i32,
     /// Hash table per thread, MiB.
@@ -122,24 +125,40 @@ fn game_rng(seed: u64, index: u64) -> StdRng {
     StdRng::seed_from_u64(z ^ (z >> 31))
 }
 
-/// The start of game `index`: an opening and random plies, not already over.
-fn start(openings: &[Opening], rng: &mut StdRng, random_plies: usize) -> Game {
+/// The start of game `index`: an opening and random plies, not already over, and with
+/// `--balance`, level within that many centipawns by a search at the node budget (random plies
+/// often leave a piece hanging; such starts are drawn again).
+fn start(openings: &[Opening], rng: &mut StdRng, args: &Config, searcher: &mut Searcher) -> Game {
     loop {
-        let mut game = openings[rng.random_range(0..openings.len())].game();
-        for _ in 0..random_plies {
-            let moves = game.position().legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves.get(rng.random_range(0..moves.len()));
-            if game.play(m).is_err() {
-                break;
+        let game = random_start(openings, rng, args.random_plies);
+        if game.outcome(MAX_PLIES).is_some() {
+            continue;
+        }
+        if args.balance > 0 {
+            let (limits, signals) = node_limits(args);
+            let r = searcher.search(&game, &limits, &signals, &mut NullSink);
+            if r.score.get().abs() > args.balance {
+                continue;
             }
         }
-        if game.outcome(MAX_PLIES).is_none() {
-            return game;
+        return game;
+    }
+}
+
+/// An opening followed by `random_plies` random legal plies (fewer if the game ends).
+fn random_start(openings: &[Opening], rng: &mut StdRng, random_plies: usize) -> Game {
+    let mut game = openings[rng.random_range(0..openings.len())].game();
+    for _ in 0..random_plies {
+        let moves = game.position().legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves.get(rng.random_range(0..moves.len()));
+        if game.play(m).is_err() {
+            break;
         }
     }
+    game
 }
 
 /// Plays game `index`; `None` if `stop` was raised meanwhile.
@@ -151,7 +170,8 @@ fn play(
     stop: &AtomicBool,
 ) -> Option<Played> {
     let mut rng = game_rng(args.seed, index);
-    let mut game = start(openings, &mut rng, args.random_plies);
+    searcher.clear();
+    let mut game = start(openings, &mut rng, args, searcher);
     searcher.clear();
     let (limits, signals) = node_limits(args);
     let mut kept: Vec<(Position, i16)> = Vec::new();
@@ -541,9 +561,39 @@ fn progress_bar(args: &Config, games: Option<u64>) -> indicatif::ProgressBar {
 mod tests {
     use super::*;
 
+    /// How many of the starts of games 0..8 a fresh search at the node budget scores beyond
+    /// `limit` centipawns either way.
+    fn starts_beyond(args: &Config, limit: i32) -> usize {
+        let openings = openings::parse(DEFAULT_OPENINGS).unwrap();
+        let mut searcher = Searcher::new(1);
+        (0..8)
+            .filter(|&i| {
+                let mut rng = game_rng(args.seed, i);
+                searcher.clear();
+                let game = start(&openings, &mut rng, args, &mut searcher);
+                assert!(game.outcome(MAX_PLIES).is_none());
+                searcher.clear();
+                let (limits, signals) = node_limits(args);
+                let r = searcher.search(&game, &limits, &signals, &mut NullSink);
+                r.score.get().abs() > limit
+            })
+            .count()
+    }
+
     #[test]
-    fn games_are_reproducible_and_labelled() {
-        let args = Config {
+    fn balance_draws_lopsided_starts_again() {
+        let mut args = test_config();
+        args.random_plies = 12;
+        // Twelve random plies leave some start lopsided ...
+        assert!(starts_beyond(&args, 300) > 0);
+        // ... and the filter keeps only level ones (a fresh table may judge a little
+        // differently from the one that drew the start, hence the slack).
+        args.balance = 100;
+        assert_eq!(starts_beyond(&args, 300), 0);
+    }
+
+    fn test_config() -> Config {
+        Config {
             output: PathBuf::new(),
             nodes: 300,
             threads: Some(1),
@@ -552,13 +602,19 @@ mod tests {
             seed: 7,
             random_plies: 4,
             openings: None,
+            balance: 0,
             adjudicate: 800,
             hash: 1,
             append: false,
             nnue: false,
             eval_file: None,
             pgn: Vec::new(),
-        };
+        }
+    }
+
+    #[test]
+    fn games_are_reproducible_and_labelled() {
+        let args = test_config();
         let openings = openings::parse(DEFAULT_OPENINGS).unwrap();
         let stop = AtomicBool::new(false);
         let mut s1 = Searcher::new(1);
