@@ -134,15 +134,20 @@ fn start(openings: &[Opening], rng: &mut StdRng, args: &Config, searcher: &mut S
         if game.outcome(MAX_PLIES).is_some() {
             continue;
         }
-        if args.balance > 0 {
-            let (limits, signals) = node_limits(args);
-            let r = searcher.search(&game, &limits, &signals, &mut NullSink);
-            if r.score.get().abs() > args.balance {
-                continue;
-            }
+        if args.balance > 0 && start_score(searcher, &game, args).abs() > args.balance {
+            continue;
         }
         return game;
     }
+}
+
+/// The score of `game`'s position by a search at the node budget, from the side to move.
+fn start_score(searcher: &mut Searcher, game: &Game, args: &Config) -> i32 {
+    let (limits, signals) = node_limits(args);
+    searcher
+        .search(game, &limits, &signals, &mut NullSink)
+        .score
+        .get()
 }
 
 /// An opening followed by `random_plies` random legal plies (fewer if the game ends).
@@ -573,9 +578,7 @@ mod tests {
                 let game = start(&openings, &mut rng, args, &mut searcher);
                 assert!(game.outcome(MAX_PLIES).is_none());
                 searcher.clear();
-                let (limits, signals) = node_limits(args);
-                let r = searcher.search(&game, &limits, &signals, &mut NullSink);
-                r.score.get().abs() > limit
+                start_score(&mut searcher, &game, args).abs() > limit
             })
             .count()
     }
