@@ -9,7 +9,8 @@
 use super::ordering::{capture_score, cont_index, is_capture, is_refutation, Context, Picker};
 use super::tt::{Bound, Hit};
 use super::Searcher;
-use crate::board::chase::{perpetual_chasers, unwind};
+use crate::board::attacks::KING_STEPS;
+use crate::board::chase::{attacks, perpetual_chasers, unwind};
 use crate::board::rules::{bare_material, MOVE_LIMIT_PLIES};
 use crate::board::{Move, PieceKind, Position};
 use crate::eval::classical::evaluate;
@@ -58,6 +59,15 @@ fn has_pieces(pos: &Position) -> bool {
 /// many attacks on a bare king.
 fn stalemated(pos: &Position) -> bool {
     !has_pieces(pos) && pos.count_legal() == 0
+}
+
+/// Whether move `m` from `pos` (giving `child`) closes the net around the enemy general: the
+/// piece moved attacks a point the general could step to that it did not attack before.
+#[inline]
+fn hems_king(pos: &Position, child: &Position, m: Move) -> bool {
+    let zone = KING_STEPS[child.king(child.side_to_move()).index()];
+    let after = attacks(child, m.to(), child.occupied()) & zone;
+    after.any() && (after & !attacks(pos, m.from(), pos.occupied())).any()
 }
 
 /// Quiescence: folds move `m`'s score `v` into the node's best score, alpha and best move;
@@ -289,6 +299,9 @@ impl Searcher {
             }
             _ => static_eval,
         };
+        // Well ahead, the side to move hunts the general: its quiet moves that close the net
+        // are spared the pruning and reduced less (`hems_king`).
+        let hunting = eval >= Score::cp(self.params.hem_eval);
 
         // A stalemate loses: seen before the pruning below could stand pat on it.
         if !in_check && stalemated(pos) {
@@ -422,14 +435,14 @@ impl Searcher {
             let gives_check = child.in_check();
             let quiet = !capture && !gives_check;
             if !pv_node && !in_check && !threat && quiet && best > -Score::MATE + MAX_PLY {
-                // Late move pruning and futility pruning of quiet moves.
+                // Late move pruning and futility pruning of quiet moves, except those that
+                // close the net around the enemy general when well ahead.
                 let p = &self.params;
                 let lmp = p.lmp_base + depth * depth * if improving { 2 } else { 1 };
-                if depth <= p.lmp_depth && n as i32 > lmp {
-                    continue;
-                }
                 let futility = p.fut_base + p.fut_margin * depth;
-                if depth <= p.fut_depth && eval + futility <= alpha && n > 1 {
+                let late = depth <= p.lmp_depth && n as i32 > lmp;
+                let futile = depth <= p.fut_depth && eval + futility <= alpha && n > 1;
+                if (late || futile) && !(hunting && hems_king(pos, &child, m)) {
                     continue;
                 }
             }
@@ -456,6 +469,9 @@ impl Searcher {
                     }
                     if threat {
                         r -= 2;
+                    }
+                    if hunting && hems_king(pos, &child, m) {
+                        r -= self.params.hem_lmr;
                     }
                     r -= (order / self.params.lmr_history_div).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
@@ -678,5 +694,33 @@ impl Searcher {
         self.push_frame(idx, child, child.in_check(), Some(m), is_capture(pos, m));
         self.push_eval(ply + 1, pos, Some(m));
         -self.qsearch(child, -beta, -alpha, ply + 1, checks)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hems_king;
+    use crate::board::{Move, Position};
+
+    /// `hems_king` after the move `uci` from `fen`.
+    fn hems(fen: &str, uci: &str) -> bool {
+        let pos = Position::from_fen(fen).unwrap();
+        let m = Move::parse_iccs(uci).unwrap();
+        hems_king(&pos, &pos.play(m), m)
+    }
+
+    #[test]
+    fn a_move_onto_a_point_next_to_the_general_hems_it() {
+        let fen = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+        // The rook on the eighth rank attacks e8, where the general could step.
+        assert!(hems(fen, "a0a8"));
+        // On the fourth rank it attacks nothing of the palace.
+        assert!(!hems(fen, "a0a4"));
+        // Along the eighth rank it attacks e8 as it did before: nothing new.
+        assert!(!hems("4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1", "a8b8"));
+        // A horse on c7 attacks d9 and e8 (its legs are free); on c2 nothing near.
+        let fen = "4k4/9/9/9/1N7/9/9/9/9/3K5 w - - 0 1";
+        assert!(hems(fen, "b5c7"));
+        assert!(!hems(fen, "b5c3"));
     }
 }

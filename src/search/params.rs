@@ -202,6 +202,13 @@ params! {
     eval_knee: i32 = 600, 200..=30000, step 100;
     /// …by this divisor.
     eval_knee_div: i32 = 8, 1..=16, step 1;
+    /// A side whose static evaluation is at least this many centipawns hunts the general: its
+    /// quiet moves that close the net (attack a point the enemy general could step to that
+    /// the piece did not attack before) are never pruned… (docs/strength.md, "Quiet moves
+    /// that close the net")
+    hem_eval: i32 = 400, 0..=2000, step 50;
+    /// …and reduced this many plies less.
+    hem_lmr: i32 = 1, 0..=3, step 1;
     /// Aspiration windows are used from this iteration on.
     asp_depth: i32 = 4, 1..=10, step 1;
     /// Aspiration window: first half-width (centipawns), doubled at each fail.
