@@ -718,7 +718,7 @@ mod tests {
         assert!(!hems(fen, "a0a4"));
         // Along the eighth rank it attacks e8 as it did before: nothing new.
         assert!(!hems("4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1", "a8b8"));
-        // A horse on c7 attacks d9 and e8 (its legs are free); on c2 nothing near.
+        // A horse on c7 attacks d9 and e8 (its legs are free); on c3 nothing near.
         let fen = "4k4/9/9/9/1N7/9/9/9/9/3K5 w - - 0 1";
         assert!(hems(fen, "b5c7"));
         assert!(!hems(fen, "b5c3"));
