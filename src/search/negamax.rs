@@ -434,6 +434,9 @@ impl Searcher {
             self.tt.prefetch(child.key());
             let gives_check = child.in_check();
             let quiet = !capture && !gives_check;
+            // `hems_king`, asked only where the pruning or a reduction would act, at most once.
+            let mut hems = None;
+            let hems_of = || hunting && hems_king(pos, &child, m);
             if !pv_node && !in_check && !threat && quiet && best > -Score::MATE + MAX_PLY {
                 // Late move pruning and futility pruning of quiet moves, except those that
                 // close the net around the enemy general when well ahead.
@@ -442,7 +445,7 @@ impl Searcher {
                 let futility = p.fut_base + p.fut_margin * depth;
                 let late = depth <= p.lmp_depth && n as i32 > lmp;
                 let futile = depth <= p.fut_depth && eval + futility <= alpha && n > 1;
-                if (late || futile) && !(hunting && hems_king(pos, &child, m)) {
+                if (late || futile) && !*hems.get_or_insert_with(hems_of) {
                     continue;
                 }
             }
@@ -470,7 +473,7 @@ impl Searcher {
                     if threat {
                         r -= 2;
                     }
-                    if hunting && hems_king(pos, &child, m) {
+                    if *hems.get_or_insert_with(hems_of) {
                         r -= self.params.hem_lmr;
                     }
                     r -= (order / self.params.lmr_history_div).clamp(-2, 2);
