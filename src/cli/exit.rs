@@ -7,7 +7,7 @@ use chariot::eval::nnue::NetworkError;
 use chariot::path::scen::ScenError;
 use chariot::path::PathError;
 use chariot::tools::fit::{spsa::SpsaError, tune::TuneError, wdl::WdlFitError};
-use chariot::tools::matches::{judge::JudgeError, mates::MatesError, MatchError};
+use chariot::tools::matches::{judge::JudgeError, mates::MatesError, MatchError, TallyError};
 use chariot::tools::nnue::{datagen::DatagenError, train::TrainError};
 use chariot::tools::pgn::PgnError;
 use chariot::tools::FileError;
@@ -148,6 +148,13 @@ impl Kind for JudgeError {
 }
 
 impl Kind for PgnError {
+    fn exit(&self) -> Exit {
+        Exit::BadInput
+    }
+}
+
+/// A PGN file that cannot be summed up is bad input.
+impl Kind for TallyError {
     fn exit(&self) -> Exit {
         Exit::BadInput
     }

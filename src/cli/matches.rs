@@ -3,8 +3,8 @@
 
 use super::{this_program, Exit, Failure};
 use chariot::tools::matches::{
-    self, judge, parse_dialect, parse_options, EngineSpec, MatchError, Setup, Sprt, TimeControl,
-    TimeControlError,
+    self, judge, parse_dialect, parse_options, EngineSpec, MatchError, Setup, Sprt, Summary,
+    TimeControl, TimeControlError,
 };
 use chariot::tools::openings::{self, DEFAULT_OPENINGS};
 use chariot::tools::read_text;
@@ -47,6 +47,14 @@ pub struct MatchArgs {
     /// Number of games; each opening is played twice in a row, colours swapped.
     #[arg(long, default_value_t = 2)]
     pub games: usize,
+    /// The first game's 0-based index: play games N … N + games − 1 of a longer match, with
+    /// their openings and colours (a slice of a match played apart).
+    #[arg(long, default_value_t = 0)]
+    pub first: usize,
+    /// Check the words, the openings and that both engine commands start, then exit without
+    /// playing (exit 0 if the match would start).
+    #[arg(long)]
+    pub check: bool,
     /// Fixed depth per move.
     #[arg(long)]
     pub depth: Option<u32>,
@@ -184,11 +192,54 @@ pub fn config(args: &MatchArgs) -> Result<matches::Config, MatchError> {
     Ok(matches::Config {
         setup,
         games: args.games,
+        first: args.first,
         concurrency: args.concurrency,
         pgn: args.pgn.clone().map(PathBuf::from),
         event: args.event.clone(),
         sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
     })
+}
+
+/// Runs `chariot match`: plays the match, or with `--check` only checks it.
+pub fn run(args: &MatchArgs) -> Result<(), Failure> {
+    let config = config(args)?;
+    if args.check {
+        let [one, two] = matches::check(&config.setup)?;
+        println!("match: ready to play {one} vs {two}");
+    } else {
+        matches::run(config)?;
+    }
+    Ok(())
+}
+
+/// Arguments of `chariot tally`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TallyArgs {
+    /// PGN files written by `chariot match --pgn` (several: their games add up).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// SPRT: ELO0,ELO1[,ALPHA,BETA], judged on all the games.
+    #[arg(long)]
+    pub sprt: Option<String>,
+}
+
+/// Runs `chariot tally`: the closing lines `chariot match` would print for these games.
+pub fn tally(args: &TallyArgs) -> Result<(), Failure> {
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .map_err(MatchError::from)?;
+    let mut text = String::new();
+    for path in &args.files {
+        text.push_str(&read_text(path)?);
+        text.push('\n');
+    }
+    let (summary, names) = Summary::from_pgn(&text)?;
+    let sprt = sprt.as_ref().map(|sp| (sp, summary.decide(sp)));
+    print!("{}", summary.lines(&names, sprt));
+    Ok(())
 }
 
 /// Arguments of `chariot judge`.

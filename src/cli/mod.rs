@@ -54,6 +54,9 @@ enum Command {
     /// Play games between two engines (default: this program against itself).
     #[command(args_override_self = true)]
     Match(Box<matches::MatchArgs>),
+    /// Sum up the games of PGN files that `chariot match --pgn` wrote: the lines `chariot
+    /// match` prints at its end (W/D/L, Elo, endings, and the SPRT with `--sprt`).
+    Tally(matches::TallyArgs),
     /// Self-play under a restless GUI: options changed at random moments, in both dialects;
     /// every answer, clock and memory reading checked (see docs/gui.md).
     Soak(soak::SoakArgs),
@@ -120,12 +123,17 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
     };
     match command {
         Command::Path { args } => println!("{}", chariot::path::command(&args)?),
-        Command::Match(args) => chariot::tools::matches::run(matches::config(&args)?)?,
+        Command::Match(args) => matches::run(&args)?,
+        Command::Tally(args) => matches::tally(&args)?,
         Command::Tune(args) => print!("{}", chariot::tools::fit::tune::run(&args.into())?),
         Command::Spsa(args) => {
             chariot::tools::fit::spsa::run(args.config()?)?;
         }
         Command::WdlFit(args) => println!("{}", chariot::tools::fit::wdl::run(&args.files)?),
+        Command::Datagen(args) if args.check => {
+            chariot::tools::nnue::datagen::check(&args.into())?;
+            println!("datagen: ready");
+        }
         Command::Datagen(args) => {
             chariot::tools::nnue::datagen::run(&args.into())?;
             if chariot::tools::nnue::datagen::interrupted() {

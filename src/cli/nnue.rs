@@ -54,6 +54,10 @@ pub struct DatagenArgs {
     /// self-play games: each position searched at `--nodes`, with the game's recorded result.
     #[arg(long, num_args = 1..)]
     pub pgn: Vec<PathBuf>,
+    /// Check the words and read the openings, games and network, then exit without writing
+    /// anything (exit 0 if the run would start).
+    #[arg(long)]
+    pub check: bool,
 }
 
 impl From<DatagenArgs> for datagen::Config {

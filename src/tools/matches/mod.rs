@@ -14,6 +14,7 @@ pub mod game;
 pub mod judge;
 pub mod mates;
 pub mod stats;
+pub mod summary;
 
 pub use crate::tools::openings::{Opening, OpeningsError, DEFAULT_OPENINGS};
 pub use game::{Setup, TimeControl, TimeControlError};
@@ -23,12 +24,12 @@ use crate::tools::{pgn, FileError};
 pub use engine::EngineSpec;
 use engine::{Dialect, Engine, EngineError};
 use game::{Engines, Finished};
-use stats::{fmt_elo, Decision, Tally};
-use std::collections::BTreeMap;
+use stats::fmt_elo;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
+pub use summary::{Summary, TallyError};
 
 /// A match to play: the set-up every game shares, and how many games, how they are run and
 /// where they are written.
@@ -38,6 +39,9 @@ pub struct Config {
     pub setup: Setup,
     /// Number of games; each opening is played twice in a row, colours swapped.
     pub games: usize,
+    /// The first game's index: the match plays games `first .. first + games` of a longer
+    /// one, with their openings and colours (a slice played apart, e.g. on a cluster).
+    pub first: usize,
     /// Games played at once, each with its own pair of engine processes.
     pub concurrency: usize,
     /// The PGN file to write the games to.
@@ -159,17 +163,14 @@ fn probe(setup: &Setup) -> Result<(Engines, [String; 2]), MatchError> {
     Ok((engines, names))
 }
 
-/// A game's ending for the summary: the reason without its details, with the engine's name
-/// instead of its colour (`ElephantEye resigned`, `checkmate`).
-fn ending(r: &pgn::Record) -> String {
-    let why = r.termination.split(" (").next().unwrap_or("");
-    if let Some(rest) = why.strip_prefix("red ") {
-        format!("{} {rest}", r.red)
-    } else if let Some(rest) = why.strip_prefix("black ") {
-        format!("{} {rest}", r.black)
-    } else {
-        why.to_string()
+/// Checks a match without playing it: the set-up was already parsed into `setup`; this starts
+/// both engines once and quits them. Returns the engines' names.
+pub fn check(setup: &Setup) -> Result<[String; 2], MatchError> {
+    let (engines, names) = probe(setup)?;
+    for e in engines.into_iter().flatten() {
+        e.quit();
     }
+    Ok(names)
 }
 
 /// Plays a match: progress on stderr, the summary on stdout.
@@ -177,6 +178,7 @@ pub fn run(config: Config) -> Result<(), MatchError> {
     let Config {
         mut setup,
         games,
+        first: first_game,
         concurrency,
         pgn,
         event,
@@ -220,8 +222,8 @@ pub fn run(config: Config) -> Result<(), MatchError> {
                     if stop.load(Ordering::SeqCst) {
                         break;
                     }
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= total {
+                    let i = first_game + next.fetch_add(1, Ordering::SeqCst);
+                    if i >= first_game + total {
                         break;
                     }
                     match game::play(&setup, i, &mut engines, &stop) {
@@ -240,32 +242,28 @@ pub fn run(config: Config) -> Result<(), MatchError> {
         })
         .collect();
     drop(tx);
-    let mut tally = Tally::default();
-    let mut endings: BTreeMap<String, u32> = BTreeMap::new();
+    let mut summary = Summary::default();
     let today = date();
     let mut decision = None;
     let terminal = std::io::stderr().is_terminal();
     for f in rx {
-        match f.score {
-            s if s > 0.75 => tally.wins += 1,
-            s if s < 0.25 => tally.losses += 1,
-            _ => tally.draws += 1,
-        }
-        *endings.entry(ending(&f.record)).or_default() += 1;
+        let r = &f.record;
+        summary.add(f.score, summary::ending(&r.termination, &r.red, &r.black));
         if let Some(file) = pgn_file.as_mut() {
-            let text = pgn::write(&f.record, &event, &today);
+            let text = pgn::write(r, &event, &today);
             let _ = file.write_all(text.as_bytes()).and_then(|_| file.flush());
         }
+        let tally = &summary.tally;
         let (elo, err) = tally.elo();
         let mut line = format!(
             "game {} ({} of {}): {} vs {} {} ({}) | W/D/L {}/{}/{} score {:.3} Elo {} +/- {}",
             f.index + 1,
             tally.games(),
             total,
-            f.record.red,
-            f.record.black,
-            f.record.result,
-            f.record.termination,
+            r.red,
+            r.black,
+            r.result,
+            r.termination,
             tally.wins,
             tally.draws,
             tally.losses,
@@ -277,8 +275,8 @@ pub fn run(config: Config) -> Result<(), MatchError> {
             let (lo, hi) = sp.bounds();
             line.push_str(&format!(" LLR {:.2} ({:.2}, {:.2})", tally.llr(sp), lo, hi));
             if decision.is_none() {
-                if let Some(d) = tally.decide(sp) {
-                    decision = Some(d);
+                decision = summary.decide(sp);
+                if decision.is_some() {
                     stop.store(true, Ordering::SeqCst);
                 }
             }
@@ -293,69 +291,9 @@ pub fn run(config: Config) -> Result<(), MatchError> {
     for h in handles {
         let _ = h.join();
     }
-    let (elo, err) = tally.elo();
-    println!(
-        "Score of {} vs {}: {} - {} - {} [{:.3}] {}",
-        names[0],
-        names[1],
-        tally.wins,
-        tally.losses,
-        tally.draws,
-        tally.score(),
-        tally.games()
+    print!(
+        "{}",
+        summary.lines(&names, sprt.as_ref().map(|sp| (sp, decision)))
     );
-    println!("W/D/L: {}/{}/{}", tally.wins, tally.draws, tally.losses);
-    println!(
-        "Elo difference: {} +/- {} (95%), LOS: {:.1}%, draw ratio: {:.1}%",
-        fmt_elo(elo),
-        fmt_elo(err),
-        tally.los() * 100.0,
-        tally.draw_ratio() * 100.0
-    );
-    let endings: Vec<String> = endings.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-    println!("Endings: {}", endings.join(", "));
-    if let Some(sp) = &sprt {
-        let (lo, hi) = sp.bounds();
-        let verdict = match decision {
-            Some(Decision::H1) => "H1 accepted",
-            Some(Decision::H0) => "H0 accepted",
-            None => "undecided",
-        };
-        println!(
-            "SPRT: elo0 {} elo1 {} alpha {} beta {}: llr {:.2}, lbound {:.2}, ubound {:.2} - {verdict}",
-            sp.elo0,
-            sp.elo1,
-            sp.alpha,
-            sp.beta,
-            tally.llr(sp),
-            lo,
-            hi
-        );
-    }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn endings_name_the_engine() {
-        let mut r = pgn::Record {
-            round: 1,
-            red: "A".into(),
-            black: "B".into(),
-            fen: crate::board::START_FEN.into(),
-            moves: Vec::new(),
-            comments: Vec::new(),
-            result: "1-0".into(),
-            termination: "black lost on time (5 ms used, 1 ms left)".into(),
-            time_control: [None, None],
-        };
-        assert_eq!(ending(&r), "B lost on time");
-        r.termination = "red claimed a draw (100 plies without capture)".into();
-        assert_eq!(ending(&r), "A claimed a draw");
-        r.termination = "checkmate".into();
-        assert_eq!(ending(&r), "checkmate");
-    }
 }

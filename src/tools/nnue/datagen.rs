@@ -348,8 +348,16 @@ fn label(
     })
 }
 
-/// Runs datagen: returns what was written.
-pub fn run(args: &Config) -> Result<Summary, DatagenError> {
+/// What a run reads before it starts: the openings, the recorded games to label and the
+/// network.
+struct Inputs {
+    openings: Arc<Vec<Opening>>,
+    games: Arc<Vec<Recorded>>,
+    network: Option<Arc<Network>>,
+}
+
+/// Reads and checks a run's inputs.
+fn inputs(args: &Config) -> Result<Inputs, DatagenError> {
     let text = match &args.openings {
         Some(p) => read_text(p)?,
         None => DEFAULT_OPENINGS.to_string(),
@@ -366,7 +374,6 @@ pub fn run(args: &Config) -> Result<Summary, DatagenError> {
     if !args.pgn.is_empty() && games.is_empty() {
         return Err(DatagenError::NoGames);
     }
-    let games = Arc::new(games);
     let network = match (&args.eval_file, args.nnue) {
         (Some(p), _) => Some(Arc::new(Network::load(p).map_err(|source| {
             DatagenError::Network {
@@ -377,6 +384,26 @@ pub fn run(args: &Config) -> Result<Summary, DatagenError> {
         (None, true) => Some(crate::eval::nnue::default_network()),
         (None, false) => None,
     };
+    Ok(Inputs {
+        openings,
+        games: Arc::new(games),
+        network,
+    })
+}
+
+/// Checks a run without making data: its openings, recorded games and network are read and
+/// checked; nothing is written.
+pub fn check(args: &Config) -> Result<(), DatagenError> {
+    inputs(args).map(|_| ())
+}
+
+/// Runs datagen: returns what was written.
+pub fn run(args: &Config) -> Result<Summary, DatagenError> {
+    let Inputs {
+        openings,
+        games,
+        network,
+    } = inputs(args)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
