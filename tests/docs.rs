@@ -709,6 +709,11 @@ fn gui_md() {
 }
 
 #[test]
+fn cluster_md() {
+    check_file("docs/cluster.md", false);
+}
+
+#[test]
 fn match_md() {
     check_file("docs/match.md", false);
 }
@@ -762,6 +767,7 @@ fn every_page_is_checked() {
         .collect();
     pages.sort();
     let tested = [
+        "cluster.md",
         "development.md",
         "engine.md",
         "gui.md",
