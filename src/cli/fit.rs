@@ -98,8 +98,12 @@ pub struct SpsaArgs {
     #[arg(long)]
     pub opponent_option: Vec<String>,
     /// The opponent's fixed depth per move (instead of --tc).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "opponent_tc")]
     pub opponent_depth: Option<u32>,
+    /// The opponent's own clock, BASE[+INC] in seconds (instead of --tc), to tune at time
+    /// odds, e.g. --tc 0.333+0.0033 --opponent-tc 10+0.1.
+    #[arg(long)]
+    pub opponent_tc: Option<String>,
     /// Openings file (default: the built-in set; keep the openings that measure strength out).
     #[arg(long)]
     pub openings: Option<String>,
@@ -137,8 +141,11 @@ impl SpsaArgs {
                     options: parse_options(&self.opponent_option)?,
                     name: None,
                 },
-                self.opponent_depth
-                    .map_or(control, |d| TimeControl::Depth(d.max(1))),
+                match (self.opponent_depth, &self.opponent_tc) {
+                    (Some(d), _) => TimeControl::Depth(d.max(1)),
+                    (None, Some(tc)) => TimeControl::parse_tc(tc).map_err(MatchError::from)?,
+                    (None, None) => control,
+                },
             )),
             None => None,
         };
@@ -155,5 +162,43 @@ impl SpsaArgs {
             seed: self.seed,
             report: self.report,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        s: SpsaArgs,
+    }
+
+    fn opponent_control(words: &[&str]) -> Option<TimeControl> {
+        let mut v = vec!["spsa", "--tc", "0.333+0.0033", "--opponent", "eleeye"];
+        v.extend_from_slice(words);
+        let args = Cli::try_parse_from(v).ok()?.s;
+        args.config().ok()?.opponent.map(|(_, control)| control)
+    }
+
+    #[test]
+    fn the_opponent_plays_at_its_own_clock_depth_or_ours() {
+        let clock = |base, inc| TimeControl::Clock {
+            base,
+            inc,
+            moves: None,
+        };
+        assert_eq!(opponent_control(&[]), Some(clock(333, 3)));
+        let odds = opponent_control(&["--opponent-tc", "10+0.1"]);
+        assert_eq!(odds, Some(clock(10_000, 100)));
+        let depth = opponent_control(&["--opponent-depth", "7"]);
+        assert_eq!(depth, Some(TimeControl::Depth(7)));
+        assert_eq!(
+            opponent_control(&["--opponent-depth", "7", "--opponent-tc", "1"]),
+            None
+        );
+        assert_eq!(opponent_control(&["--opponent-tc", "1+x"]), None);
     }
 }
