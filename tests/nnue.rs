@@ -267,6 +267,7 @@ fn datagen_args(output: &std::path::Path) -> datagen::Config {
         positions: None,
         seed: 0,
         random_plies: 4,
+        book_margin: 0,
         openings: None,
         balance: 0,
         adjudicate: 1000,

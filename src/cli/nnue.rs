@@ -28,6 +28,10 @@ pub struct DatagenArgs {
     /// Random legal plies played after the opening line.
     #[arg(long, default_value_t = 4)]
     pub random_plies: usize,
+    /// Draw each random ply among the five best moves of a search (at four times --nodes)
+    /// that score within this many centipawns of the best (0: uniform among legal moves).
+    #[arg(long, default_value_t = 0)]
+    pub book_margin: i32,
     /// Openings file (default: the built-in openings).
     #[arg(long)]
     pub openings: Option<PathBuf>,
@@ -70,6 +74,7 @@ impl From<DatagenArgs> for datagen::Config {
             positions: a.positions,
             seed: a.seed,
             random_plies: a.random_plies,
+            book_margin: a.book_margin,
             openings: a.openings,
             balance: a.balance,
             adjudicate: a.adjudicate,

@@ -17,7 +17,7 @@ use super::record::{self, Sample, Wdl, RECORD_BYTES};
 use crate::board::rules::Outcome;
 use crate::board::{Color, Game, Move, Position};
 use crate::eval::nnue::{Network, NetworkError};
-use crate::search::{Limits, NullSink, Searcher, Signals};
+use crate::search::{Info, InfoSink, Limits, NullSink, Searcher, Signals};
 use crate::tools::openings::{self, Opening, OpeningsError, DEFAULT_OPENINGS};
 use crate::tools::pgn::PgnError;
 use crate::tools::{read_text, FileError};
@@ -47,6 +47,10 @@ pub struct Config {
     pub seed: u64,
     /// Random legal plies played after the opening line.
     pub random_plies: usize,
+    /// 0: the random plies are uniform among the legal moves. Above 0, each is drawn among
+    /// the [`BOOK_LINES`] best moves of a search at [`BOOK_NODES`]× the node budget that
+    /// score within this many centipawns of the best: starts like the openings engines make.
+    pub book_margin: i32,
     /// Openings file (default: the built-in openings).
     pub openings: Option<PathBuf>,
     /// Keep a start only if its search score at the node budget is within this many
@@ -90,6 +94,11 @@ const DRAW_PLIES: u32 = 24;
 /// Time limit of one search, far beyond what the node budget takes: it only guards against a
 /// search that would not stop by its node count.
 const SAFETY_MS: u64 = 20_000;
+/// A book ply is drawn among this many best moves…
+pub const BOOK_LINES: usize = 5;
+/// …of a search at this many times the node budget.
+pub const BOOK_NODES: u64 = 4;
+
 /// Scores beyond this are mate or rule scores: such positions are not kept.
 const SCORE_LIMIT: i32 = 10_000;
 
@@ -130,7 +139,7 @@ fn game_rng(seed: u64, index: u64) -> StdRng {
 /// often leave a piece hanging; such starts are drawn again).
 fn start(openings: &[Opening], rng: &mut StdRng, args: &Config, searcher: &mut Searcher) -> Game {
     loop {
-        let game = random_start(openings, rng, args.random_plies);
+        let game = random_start(openings, rng, args, searcher);
         if game.outcome(MAX_PLIES).is_some() {
             continue;
         }
@@ -150,20 +159,66 @@ fn start_score(searcher: &mut Searcher, game: &Game, args: &Config) -> i32 {
         .get()
 }
 
-/// An opening followed by `random_plies` random legal plies (fewer if the game ends).
-fn random_start(openings: &[Opening], rng: &mut StdRng, random_plies: usize) -> Game {
+/// An opening followed by `random_plies` random plies (fewer if the game ends): uniform among
+/// the legal moves, or book plies with `book_margin`.
+fn random_start(
+    openings: &[Opening],
+    rng: &mut StdRng,
+    args: &Config,
+    searcher: &mut Searcher,
+) -> Game {
     let mut game = openings[rng.random_range(0..openings.len())].game();
-    for _ in 0..random_plies {
-        let moves = game.position().legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let m = moves.get(rng.random_range(0..moves.len()));
-        if game.play(m).is_err() {
+    for _ in 0..args.random_plies {
+        let m = if args.book_margin > 0 {
+            book_move(searcher, &game, args, rng)
+        } else {
+            let moves = game.position().legal_moves();
+            (!moves.is_empty()).then(|| moves.get(rng.random_range(0..moves.len())))
+        };
+        if m.is_none_or(|m| game.play(m).is_err()) {
             break;
         }
     }
     game
+}
+
+/// The latest score of each line of a MultiPV search, by its rank.
+#[derive(Default)]
+struct Lines(BTreeMap<u32, (Move, i32)>);
+
+impl InfoSink for Lines {
+    fn iteration(&mut self, info: &Info) {
+        if let Some(&m) = info.pv.first() {
+            self.0.insert(info.multipv, (m, info.score.get()));
+        }
+    }
+}
+
+/// A move drawn among the [`BOOK_LINES`] best that score within `book_margin` of the best.
+fn book_move(
+    searcher: &mut Searcher,
+    game: &Game,
+    args: &Config,
+    rng: &mut StdRng,
+) -> Option<Move> {
+    let (mut limits, signals) = node_limits(args);
+    limits.nodes = limits.nodes.map(|n| n * BOOK_NODES);
+    let mut lines = Lines::default();
+    searcher.set_multipv(BOOK_LINES);
+    let best = searcher.search(game, &limits, &signals, &mut lines);
+    searcher.set_multipv(1);
+    let top = best.score.get();
+    let near: Vec<Move> = lines
+        .0
+        .values()
+        .filter(|&&(_, score)| score >= top - args.book_margin)
+        .map(|&(m, _)| m)
+        .collect();
+    if near.is_empty() {
+        best.best
+    } else {
+        Some(near[rng.random_range(0..near.len())])
+    }
 }
 
 /// Plays game `index`; `None` if `stop` was raised meanwhile.
@@ -622,6 +677,30 @@ mod tests {
         assert_eq!(starts_beyond(&args, 300), 0);
     }
 
+    #[test]
+    fn book_plies_leave_level_starts_where_uniform_plies_do_not() {
+        let mut args = test_config();
+        args.random_plies = 12;
+        assert!(starts_beyond(&args, 300) > 0);
+        // The same twelve plies drawn among the best moves within 50 cp keep every start
+        // near level, without the balance filter.
+        args.book_margin = 50;
+        args.nodes = 1000;
+        assert_eq!(starts_beyond(&args, 300), 0);
+        // And they are still random: games 0..8 start from 8 different positions.
+        let openings = openings::parse(DEFAULT_OPENINGS).unwrap();
+        let mut searcher = Searcher::new(1);
+        let starts: std::collections::HashSet<String> = (0..8)
+            .map(|i| {
+                let mut rng = game_rng(args.seed, i);
+                start(&openings, &mut rng, &args, &mut searcher)
+                    .position()
+                    .fen()
+            })
+            .collect();
+        assert_eq!(starts.len(), 8);
+    }
+
     fn test_config() -> Config {
         Config {
             output: PathBuf::new(),
@@ -631,6 +710,7 @@ mod tests {
             positions: None,
             seed: 7,
             random_plies: 4,
+            book_margin: 0,
             openings: None,
             balance: 0,
             adjudicate: 800,
