@@ -16,6 +16,7 @@ checked by `chariot ... --check` on this machine before any task starts.
 
 import argparse
 import ctypes
+import functools
 import hashlib
 import json
 import os
@@ -28,6 +29,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+try:
+    import ray
+    from tqdm import tqdm
+except ImportError as e:
+    sys.exit(f"cluster: {e.name} is not installed: pip install -r scripts/requirements-cluster.txt")
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CHARIOT = ROOT / "target" / "release" / "chariot"
@@ -48,8 +55,6 @@ class Shipped:
     """A file put in Ray's object store once, written once per worker machine (by content)."""
 
     def __init__(self, path, executable=False):
-        import ray
-
         data = Path(path).read_bytes()
         self.name = Path(path).name
         self.digest = hashlib.sha256(data).hexdigest()[:16]
@@ -61,8 +66,6 @@ def local_copy(item):
     """On a worker: the path of a shipped file (written here the first time), or a plain path."""
     if isinstance(item, str):
         return item
-    import ray
-
     folder = Path(tempfile.gettempdir()) / "chariot-cluster" / item.digest
     path = folder / item.name
     if not path.exists():
@@ -109,6 +112,22 @@ def with_files(flags, files):
     return flags
 
 
+def task(work):
+    """`work(key, ..., progress)` as a Ray task of one CPU that Ray runs again when it fails,
+    telling the progress actor when it starts and why it failed."""
+    @functools.wraps(work)
+    def reported(key, *args):
+        progress = args[-1]
+        progress.start.remote(key)
+        try:
+            return work(key, *args)
+        except Exception as e:
+            progress.failed.remote(key, last_line(e))
+            raise
+
+    return ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=True)(reported)
+
+
 def die_with_parent():
     """In the child: SIGKILL when the task's worker process dies, so no chariot outlives it."""
     try:
@@ -130,8 +149,6 @@ def start(binary, words, **kw):
 
 
 def progress_actor():
-    import ray
-
     @ray.remote(num_cpus=0)
     class Progress:
         """The latest count of each task (a retried task starts again from 0), and news of the
@@ -166,8 +183,6 @@ def progress_actor():
 
 def report(progress, progress_bar):
     """Prints the tasks' news above the bar; returns the running tasks' count."""
-    import ray
-
     running, news = ray.get(progress.poll.remote())
     for line in news:
         progress_bar.write(f"cluster: {line}", file=sys.stderr)
@@ -175,8 +190,6 @@ def report(progress, progress_bar):
 
 
 def bar(total, unit):
-    from tqdm import tqdm
-
     # On a terminal the bar redraws in place; in a log, a line every half minute.
     every = 0.1 if sys.stderr.isatty() else 30
     return tqdm(total=total, unit=f" {unit}", dynamic_ncols=True, file=sys.stderr,
@@ -195,17 +208,9 @@ def shard_name(k, shards):
     return f"shard-{k:04d}-of-{shards:04d}.bin"
 
 
-def datagen_task(k, seed, n, flags, files, binary, progress):
+def make_shard(k, seed, n, flags, files, binary, progress):
     """One shard: `chariot datagen` into a local file; returns the file's bytes when it is whole."""
-    progress.start.remote(k)
-    try:
-        return make_shard(k, seed, n, with_files(flags, files), local_copy(binary), progress)
-    except Exception as e:
-        progress.failed.remote(k, last_line(e))
-        raise
-
-
-def make_shard(k, seed, n, flags, binary, progress):
+    binary, flags = local_copy(binary), with_files(flags, files)
     with tempfile.TemporaryDirectory(prefix="chariot-shard-") as tmp:
         out = Path(tmp) / "shard.bin"
         words = ["datagen", *flags, "--output", str(out), "--positions", str(n),
@@ -269,8 +274,6 @@ def check_datagen(args, flags):
 
 
 def datagen(args, flags, cpus):
-    import ray
-
     out = Path(args.out)
     sizes = shard_sizes(args.positions, args.shards)
     whole = {k for k in range(args.shards) if (out / shard_name(k, args.shards)).exists()}
@@ -283,8 +286,8 @@ def datagen(args, flags, cpus):
     flags, files = rewrite_files(flags, {"--openings", "--eval-file", "--pgn"}, args.shared)
     binary = ship(args.chariot, args.shared, executable=True)
     progress = progress_actor()
-    task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=True)(datagen_task)
-    pending = {task.remote(k, args.seed + k, sizes[k], flags, files, binary, progress): k
+    shard = task(make_shard)
+    pending = {shard.remote(k, args.seed + k, sizes[k], flags, files, binary, progress): k
                for k in todo}
     started, made, failed = time.time(), 0, []
     progress_bar = bar(args.positions, "positions")
@@ -341,18 +344,9 @@ def last_line(error):
 GAME_LINE = re.compile(r"^game \d+ \((\d+) of \d+\)")
 
 
-def match_task(key, first, games, flags, files, binary, progress):
+def play_slice(key, first, games, flags, files, binary, progress):
     """Games first .. first + games − 1 of the match; returns (PGN text, the match's stdout)."""
-    progress.start.remote(key)
-    try:
-        flags = local_engines(with_files(flags, files))
-        return play_slice(key, first, games, flags, local_copy(binary), progress)
-    except Exception as e:
-        progress.failed.remote(key, last_line(e))
-        raise
-
-
-def play_slice(key, first, games, flags, binary, progress):
+    binary, flags = local_copy(binary), local_engines(with_files(flags, files))
     with tempfile.TemporaryDirectory(prefix="chariot-match-") as tmp:
         pgn = Path(tmp) / "games.pgn"
         words = ["match", *flags, "--first", str(first), "--games", str(games), "--pgn", str(pgn)]
@@ -417,8 +411,6 @@ def check_match(args, flags):
 
 
 def match(args, flags, cpus):
-    import ray
-
     sprt = args.sprt
 
     # Whole pairs (an opening with both colours); by default about four tasks a CPU.
@@ -429,8 +421,8 @@ def match(args, flags, cpus):
     flags = ship_engines(flags, args.shared)
     binary = ship(args.chariot, args.shared, executable=True)
     progress = progress_actor()
-    task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=True)(match_task)
-    pending = {task.remote(i, f, n, flags, files, binary, progress): (i, f, n)
+    play = task(play_slice)
+    pending = {play.remote(i, f, n, flags, files, binary, progress): (i, f, n)
                for i, (f, n) in enumerate(slices)}
     print(f"cluster: {args.games} games in {len(slices)} tasks of up to {batch} on {cpus} CPUs",
           file=sys.stderr)
@@ -520,8 +512,6 @@ def parse():
 def main():
     args, flags = parse()
     (check_datagen if args.command == "datagen" else check_match)(args, flags)
-    import ray
-
     if args.local is not None:
         ray.init(num_cpus=args.local, include_dashboard=False, logging_level="WARNING",
                  object_store_memory=512 * 1024 * 1024, log_to_driver=False)
