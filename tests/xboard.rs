@@ -75,8 +75,7 @@ fn installed(program: &str) -> bool {
         .any(|dir| !dir.is_empty() && Path::new(dir).join(program).is_file())
 }
 
-/// A fresh directory for one match: XBoard's home (so no settings file of the user's applies,
-/// and none is written), its PGN and its log.
+/// A fresh directory for one match: XBoard's working directory, its PGN and its logs.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("chariot-xboard-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -147,7 +146,9 @@ fn play(name: &str, first: Player, second: Player) -> Vec<Game> {
         .arg("-a")
         .arg("xboard")
         .args(["-noGUI", "-popupExitMessage", "false"])
-        .args(["-saveSettingsOnExit", "false"])
+        // XBoard reads `~/.xboardrc` of the account (whatever HOME says): what matters here is
+        // given on the command line, which comes after it, and nothing is written back.
+        .args(["-saveSettingsOnExit", "false", "-ponder"])
         .args(["-variant", "xiangqi"])
         .args(["-matchMode", "true", "-mg", &GAMES.to_string()])
         .args(["-tc", "0:10", "-inc", "0.1"])
@@ -165,7 +166,6 @@ fn play(name: &str, first: Player, second: Player) -> Vec<Game> {
         .arg("-nameOfDebugFile")
         .arg(dir.join("xboard.debug"))
         .current_dir(&dir)
-        .env("HOME", &dir)
         .env("PATH", search_path())
         .env_remove("RUST_LOG")
         .stdin(Stdio::null())
@@ -193,9 +193,10 @@ fn play(name: &str, first: Player, second: Player) -> Vec<Game> {
     let log: Vec<&str> = log
         .lines()
         .filter(|l| {
-            !["ALSA lib", "aplay", "audio open error"]
-                .iter()
-                .any(|k| l.contains(k))
+            !l.trim().is_empty()
+                && !["ALSA lib", "aplay", "audio open error"]
+                    .iter()
+                    .any(|k| l.contains(k))
         })
         .collect();
     let games = parse_pgn(&text);
