@@ -18,7 +18,11 @@
 //! In expected output, `[..]` stands for any text within a line and a line `...` for any number
 //! of lines, as in `trycmd`; trailing spaces are ignored. A block right after a line
 //! `<!-- unchecked: REASON -->` is skipped (it needs another engine, or runs for minutes); one
-//! after `<!-- slow: REASON -->` is replayed only with `--ignored` (`slow_examples`).
+//! after `<!-- slow: REASON -->` is replayed only with `--ignored` (`slow_examples`); a marker
+//! without its reason fails.
+//!
+//! Every page must check something: a page in which no example is replayed and no command
+//! line's flags are checked fails (`a_page_with_nothing_checked_fails`), whatever its name.
 //!
 //! `UPDATE_DOCS=1 cargo test --release --test docs` rewrites every example that drifted with
 //! what the binary prints now, keeping its `...` elisions and putting `[..]` back after the
@@ -52,6 +56,8 @@ struct Block {
     unchecked: bool,
     /// After a line `<!-- slow: REASON -->`: replayed only by the ignored test `slow_examples`.
     slow: bool,
+    /// The `<!-- unchecked: … -->` or `<!-- slow: … -->` line before the block.
+    marker: Option<String>,
 }
 
 fn blocks(lines: &[String]) -> Vec<Block> {
@@ -72,6 +78,9 @@ fn blocks(lines: &[String]) -> Vec<Block> {
                 lines: lines[first..j.min(lines.len())].to_vec(),
                 unchecked,
                 slow,
+                marker: (unchecked || slow)
+                    .then(|| prev.map(|l| l.trim().to_string()))
+                    .flatten(),
             });
             i = j + 1;
         } else {
@@ -523,9 +532,11 @@ fn help_of(command: &str) -> Help {
 }
 
 /// Checks the flags of every `chariot <command> …` line of a block; synopses also for
-/// completeness and defaults. Returns the problems found.
-fn check_flags(lines: &[String], helps: &mut BTreeMap<String, Help>) -> Vec<String> {
+/// completeness and defaults. Returns the problems found and how many lines were checked (a
+/// line with at least one flag, or a synopsis, against a `--help` that lists flags).
+fn check_flags(lines: &[String], helps: &mut BTreeMap<String, Help>) -> (Vec<String>, usize) {
     let mut problems = Vec::new();
+    let mut checked = 0;
     let mut i = 0;
     while i < lines.len() {
         let mut command = lines[i].trim().trim_start_matches("$ ").to_string();
@@ -570,6 +581,9 @@ fn check_flags(lines: &[String], helps: &mut BTreeMap<String, Help>) -> Vec<Stri
                 (flag, args.get(k + 1).cloned())
             })
             .collect();
+        if (synopsis || !used.is_empty()) && !flags.is_empty() {
+            checked += 1;
+        }
         for (flag, value) in &used {
             match flags.get(flag) {
                 None => problems.push(format!("`{command}`: `chariot {sub} --help` has no {flag}")),
@@ -594,22 +608,46 @@ fn check_flags(lines: &[String], helps: &mut BTreeMap<String, Help>) -> Vec<Stri
             }
         }
     }
-    problems
+    (problems, checked)
 }
 
-/// Checks every example of one markdown file; with `UPDATE_DOCS` rewrites the ones that drifted.
-fn check_file(name: &str, slow: bool) {
-    let path: PathBuf = root().join(name);
-    let text = std::fs::read_to_string(&path).expect("read the manual");
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let mut failures = Vec::new();
+/// What checking one page found.
+struct Page {
+    failures: Vec<String>,
+    /// Blocks that drifted, with what they print now: (first line, length, new lines).
+    edits: Vec<(usize, usize, Vec<String>)>,
+    /// Examples replayed against the binary.
+    replayed: usize,
+    /// `chariot <command> …` lines whose flags were checked against `--help`.
+    flag_lines: usize,
+}
+
+/// Checks every example of one page (`slow`: only the blocks marked slow are replayed).
+/// Outside `slow`, a page in which nothing is checked (no example replayed, no command line's
+/// flags checked) is a failure: a page is in the manual to be checked, and a parser that finds
+/// nothing there is broken.
+fn check_page(name: &str, text: &str, slow: bool) -> Page {
+    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut page = Page {
+        failures: Vec::new(),
+        edits: Vec::new(),
+        replayed: 0,
+        flag_lines: 0,
+    };
     let mut helps: BTreeMap<String, Help> = BTreeMap::new();
-    let mut edits: Vec<(usize, usize, Vec<String>)> = Vec::new();
-    let mut replayed = 0;
     for block in blocks(&lines) {
         let at = format!("{name}:{}", block.first + 1);
-        for p in check_flags(&block.lines, &mut helps) {
-            failures.push(format!("{at}: {p}"));
+        let (problems, flag_lines) = check_flags(&block.lines, &mut helps);
+        page.flag_lines += flag_lines;
+        for p in problems {
+            page.failures.push(format!("{at}: {p}"));
+        }
+        if let Some(marker) = block.marker.as_deref() {
+            if !marker_has_reason(marker) {
+                page.failures.push(format!(
+                    "{at}: `{marker}` gives no reason; write `<!-- unchecked: REASON -->`"
+                ));
+            }
         }
         if block.unchecked || block.slow != slow {
             continue;
@@ -620,27 +658,54 @@ fn check_file(name: &str, slow: bool) {
             match check_transcript(&block.lines) {
                 Ok(c) => c,
                 Err(e) => {
-                    failures.push(format!("{at}: {e}"));
+                    page.failures.push(format!("{at}: {e}"));
                     continue;
                 }
             }
         } else {
             continue;
         };
-        replayed += 1;
+        page.replayed += 1;
         if checked.expected != checked.actual {
             if updating() {
-                edits.push((block.first, block.lines.len(), checked.rewritten));
+                page.edits
+                    .push((block.first, block.lines.len(), checked.rewritten));
             } else {
-                failures.push(format!(
+                page.failures.push(format!(
                     "{at}: the example drifted (`UPDATE_DOCS=1 cargo test --release --test docs` rewrites it)\n{}",
                     diff(&checked.expected, &checked.actual)
                 ));
             }
         }
     }
-    if !edits.is_empty() {
-        for (first, len, new) in edits.into_iter().rev() {
+    if !slow && page.replayed + page.flag_lines == 0 {
+        page.failures.push(format!(
+            "{name}: nothing in it is checked: no example is replayed and no `chariot` command \
+             line's flags are checked; add an example (a session or a transcript), or a command \
+             line"
+        ));
+    }
+    page
+}
+
+/// Whether `<!-- unchecked: REASON -->` (or `slow:`) gives a reason.
+fn marker_has_reason(marker: &str) -> bool {
+    marker
+        .trim()
+        .trim_start_matches("<!--")
+        .trim_end_matches("-->")
+        .split_once(':')
+        .is_some_and(|(_, reason)| !reason.trim().is_empty())
+}
+
+/// Checks every example of one markdown file; with `UPDATE_DOCS` rewrites the ones that drifted.
+fn check_file(name: &str, slow: bool) {
+    let path: PathBuf = root().join(name);
+    let text = std::fs::read_to_string(&path).expect("read the manual");
+    let page = check_page(name, &text, slow);
+    if !page.edits.is_empty() {
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        for (first, len, new) in page.edits.into_iter().rev() {
             lines.splice(first..first + len, new);
         }
         let mut out = lines.join("\n");
@@ -648,19 +713,11 @@ fn check_file(name: &str, slow: bool) {
         std::fs::write(&path, out).expect("rewrite the manual");
         eprintln!("{name}: examples rewritten; review the diff");
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-    assert!(
-        slow || replayed > 0 || !has_examples(name),
-        "{name}: no example was checked"
+    assert!(page.failures.is_empty(), "{}", page.failures.join("\n\n"));
+    eprintln!(
+        "{name}: {} examples replayed, {} command lines' flags checked",
+        page.replayed, page.flag_lines
     );
-}
-
-/// Files known to hold checked examples: a parser that finds none there is broken.
-fn has_examples(name: &str) -> bool {
-    matches!(
-        name,
-        "README.md" | "docs/engine.md" | "docs/match.md" | "docs/path.md"
-    )
 }
 
 /// A line diff of expected and actual (longest common subsequence): `-` expected only, `+`
@@ -754,6 +811,53 @@ fn slow_examples() {
     for name in ["docs/path.md", "docs/strength.md", "docs/development.md"] {
         check_file(name, true);
     }
+}
+
+/// The guard: a page in which nothing is checked fails, whatever its name (there is no list of
+/// pages exempt from it); one command line whose flags are checked is enough, and a marker must
+/// give its reason.
+#[test]
+fn a_page_with_nothing_checked_fails() {
+    let nothing =
+        "# A page\n\n<!-- unchecked: needs another engine -->\n```\n$ other-engine go\n```\n\n\
+                   ```\nScore of A vs B: 1 - 0 - 0\n```\n";
+    for name in ["docs/gui.md", "docs/nnue.md", "README.md"] {
+        let page = check_page(name, nothing, false);
+        assert_eq!((page.replayed, page.flag_lines), (0, 0));
+        assert!(
+            page.failures
+                .iter()
+                .any(|f| f.contains("nothing in it is checked")),
+            "{name}: {:?}",
+            page.failures
+        );
+    }
+    let command = "```\nchariot match --games 2 --tc 1+0.01\n```\n";
+    let page = check_page("docs/nnue.md", command, false);
+    assert_eq!((page.replayed, page.flag_lines), (0, 1));
+    assert!(page.failures.is_empty(), "{:?}", page.failures);
+    let wrong = check_page("x.md", "```\nchariot match --no-such-flag 1\n```\n", false);
+    assert!(
+        wrong
+            .failures
+            .iter()
+            .any(|f| f.contains("has no --no-such-flag")),
+        "{:?}",
+        wrong.failures
+    );
+    let no_reason = check_page(
+        "x.md",
+        "<!-- unchecked -->\n```\n$ other-engine go\n```\n```\nchariot match --games 2\n```\n",
+        false,
+    );
+    assert!(
+        no_reason
+            .failures
+            .iter()
+            .any(|f| f.contains("gives no reason")),
+        "{:?}",
+        no_reason.failures
+    );
 }
 
 /// Every markdown file of the manual has its test above.
