@@ -64,14 +64,15 @@ impl Searcher {
         if self.is_main() {
             self.tt.new_search();
         }
+        if root.is_empty() {
+            return SearchResult::default();
+        }
+        // Stopped before the first iteration completes, the search plays the hash move.
+        self.hash_move_first(&root_pos, &mut root);
         let mut result = SearchResult {
-            best: root.first().map(|r| r.mv),
+            best: Some(root[0].mv),
             ..Default::default()
         };
-        if root.is_empty() {
-            return result;
-        }
-        self.hash_move_first(&root_pos, &mut root);
         self.pool.start(threads::Job {
             game: game.clone(),
             limits: limits.clone(),
