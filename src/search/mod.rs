@@ -221,11 +221,6 @@ impl Searcher {
         }
     }
 
-    /// The search's tuning numbers.
-    pub fn params(&self) -> &Params {
-        &self.params
-    }
-
     /// The search's tuning numbers, to change; helper threads take a copy at each search's
     /// start.
     pub fn params_mut(&mut self) -> &mut Params {

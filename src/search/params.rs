@@ -200,7 +200,7 @@ params! {
     /// below is noise and the mating quiet move is pruned for a material line that scores
     /// higher (docs/strength.md, "The network's won scores squashed")…
     eval_knee: i32 = 600, 200..=30000, step 100;
-    /// …by this divisor.
+    /// …by this divisor (1: not at all, see `Params::no_squash`).
     eval_knee_div: i32 = 8, 1..=16, step 1;
     /// A side whose static evaluation is at least this many centipawns hunts the general: its
     /// quiet moves that close the net (attack a point the enemy general could step to that
@@ -245,6 +245,12 @@ impl Params {
         }
         self.store(spec.name, value);
         Ok(())
+    }
+
+    /// Switches the squash off (`eval_knee_div` 1, inside its range): the search sees the
+    /// network's evaluation as it is, as the labels of training data must.
+    pub fn no_squash(&mut self) {
+        self.eval_knee_div = 1;
     }
 
     /// The network's evaluation `v` (centipawns) as the search sees it: unchanged within
@@ -335,6 +341,19 @@ mod tests {
             assert_eq!(s, -p.squash(-v), "{v}");
             assert!(s.abs() <= v.abs(), "{v}");
             last = s;
+        }
+    }
+
+    #[test]
+    fn the_squash_switched_off_is_the_identity_within_the_ranges() {
+        let mut p = Params::default();
+        p.no_squash();
+        for s in Params::table() {
+            let v = p.get(s.name).unwrap();
+            assert!((s.min..=s.max).contains(&v), "{}: {v}", s.name);
+        }
+        for v in (-40_000..=40_000).step_by(7) {
+            assert_eq!(p.squash(v), v);
         }
     }
 
