@@ -257,7 +257,7 @@ impl Searcher {
         let excluded = self.excluded[ply];
         let key = pos.key();
         let hit = if excluded.is_none() {
-            self.tt.probe(key)
+            self.tables.tt.probe(key)
         } else {
             None
         };
@@ -365,7 +365,7 @@ impl Searcher {
         let counter = ply
             .checked_sub(1)
             .and_then(|_| self.stack[idx - 1].moved)
-            .and_then(|(p, m)| self.heur.counter[p][m.to().index()]);
+            .and_then(|(p, m)| self.tables.heur.counter[p][m.to().index()]);
         let cont_at = |k: usize| {
             (ply >= k)
                 .then(|| self.stack[idx - k].moved)
@@ -375,11 +375,11 @@ impl Searcher {
         let cont = [cont_at(1), cont_at(2)];
         let ctx = Context {
             tt_move,
-            killers: self.heur.killers[ply],
+            killers: self.tables.heur.killers[ply],
             counter,
             cont,
         };
-        let mut picker = Picker::new(pos, moves, &ctx, &self.heur);
+        let mut picker = Picker::new(pos, moves, &ctx, &self.tables.heur);
         let mut best = -Score::INFINITE;
         let mut best_move = None;
         let mut quiets: [Option<Move>; 64] = [None; 64];
@@ -431,7 +431,7 @@ impl Searcher {
             n += 1;
             let capture = is_capture(pos, m);
             let child = pos.play(m);
-            self.tt.prefetch(child.key());
+            self.tables.tt.prefetch(child.key());
             let gives_check = child.in_check();
             let quiet = !capture && !gives_check;
             // `hems_king`, asked only where the pruning or a reduction would act, at most once.
@@ -501,23 +501,23 @@ impl Searcher {
                         let bonus =
                             (p.hist_bonus_mul * depth - p.hist_bonus_sub).min(p.hist_bonus_max);
                         if capture {
-                            self.heur.update_capture(pos, m, bonus);
+                            self.tables.heur.update_capture(pos, m, bonus);
                         }
                         for c in captures.iter().take(n_captures).flatten() {
-                            self.heur.update_capture(pos, *c, -bonus);
+                            self.tables.heur.update_capture(pos, *c, -bonus);
                         }
                         if !capture {
-                            self.heur.add_killer(ply, m);
-                            self.heur.update_history(pos, m, bonus);
-                            self.heur.update_cont(&cont, pos, m, bonus);
+                            self.tables.heur.add_killer(ply, m);
+                            self.tables.heur.update_history(pos, m, bonus);
+                            self.tables.heur.update_cont(&cont, pos, m, bonus);
                             for q in quiets.iter().take(n_quiets).flatten() {
-                                self.heur.update_history(pos, *q, -bonus);
-                                self.heur.update_cont(&cont, pos, *q, -bonus);
+                                self.tables.heur.update_history(pos, *q, -bonus);
+                                self.tables.heur.update_cont(&cont, pos, *q, -bonus);
                             }
                             if let Some((p, prev)) =
                                 ply.checked_sub(1).and_then(|_| self.stack[idx - 1].moved)
                             {
-                                self.heur.counter[p][prev.to().index()] = Some(m);
+                                self.tables.heur.counter[p][prev.to().index()] = Some(m);
                             }
                         }
                         break;
@@ -546,10 +546,12 @@ impl Searcher {
             Bound::Upper
         };
         match best.to_tt(ply as i32) {
-            Some(s) => self
-                .tt
-                .store(key, best_move.or(tt_move), s, static_eval, depth, bound),
-            None => self.tt.store(
+            Some(s) => {
+                self.tables
+                    .tt
+                    .store(key, best_move.or(tt_move), s, static_eval, depth, bound)
+            }
+            None => self.tables.tt.store(
                 key,
                 best_move.or(tt_move),
                 0,
@@ -597,7 +599,7 @@ impl Searcher {
             };
         }
         let key = pos.key();
-        let hit = self.tt.probe(key);
+        let hit = self.tables.tt.probe(key);
         if let Some(h) = hit {
             if beta - alpha == 1 {
                 if let Some(s) = tt_cutoff(&h, alpha, beta, ply, pos) {
@@ -672,7 +674,8 @@ impl Searcher {
                 Bound::Upper
             };
             if let Some(s) = best.to_tt(ply as i32) {
-                self.tt
+                self.tables
+                    .tt
                     .store(key, best_move, s, stand.max(-Score::INFINITE + 1), 0, bound);
             }
         }

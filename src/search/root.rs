@@ -8,7 +8,7 @@
 //! iteration its first entries are the lines, best first (a stable sort by score), and the
 //! next iteration searches the moves in that order.
 
-use super::limits::Watch;
+use super::watch::Watch;
 use super::{threads, Info, InfoSink, Limits, Line, SearchResult, Searcher, Signals};
 use super::{tt, CURRMOVE_AFTER_MS};
 use crate::board::{Game, Move, Position};
@@ -62,7 +62,7 @@ impl Searcher {
         let mut root = legal_root_moves(&root_pos, limits);
         self.setup(game, Watch::new(signals, limits, root.len()));
         if self.is_main() {
-            self.tt.new_search();
+            self.tables.tt.new_search();
         }
         if root.is_empty() {
             return SearchResult::default();
@@ -77,7 +77,7 @@ impl Searcher {
             game: game.clone(),
             limits: limits.clone(),
             signals: Arc::clone(signals),
-            tt: Arc::clone(&self.tt),
+            tt: Arc::clone(&self.tables.tt),
             multipv: self.multipv,
             network: self.network().cloned(),
             params: self.params.clone(),
@@ -89,7 +89,7 @@ impl Searcher {
 
     /// Moves the hash move, if it is a root move, to the front (the others keep their order).
     fn hash_move_first(&self, pos: &Position, root: &mut [RootMove]) {
-        if let Some(m) = self.tt.probe(pos.key()).and_then(|h| h.mv) {
+        if let Some(m) = self.tables.tt.probe(pos.key()).and_then(|h| h.mv) {
             if let Some(i) = root.iter().position(|r| r.mv == m) {
                 root[..=i].rotate_right(1);
             }
@@ -240,13 +240,6 @@ impl Searcher {
         result.lines = lines.iter().map(RootMove::line).collect();
         self.watch.completed = true;
         self.watch.can_abort = depth >= limits.min_depth.unwrap_or(1);
-        if let Some(n) = limits.nodes.filter(|_| self.watch.can_abort) {
-            // Poll exactly at the limit from now on.
-            self.watch.next_poll = self
-                .watch
-                .next_poll
-                .min(self.nodes + n.saturating_sub(self.total_nodes()));
-        }
     }
 
     /// Reports every line of the completed iteration in `result`.
@@ -263,24 +256,22 @@ impl Searcher {
                 nodes,
                 time_ms: elapsed,
                 nps: nodes * 1000 / elapsed.max(1),
-                hashfull: self.tt.hashfull(),
+                hashfull: self.tables.tt.hashfull(),
                 pv: l.pv.clone(),
             });
         }
     }
 
     /// Whether to start no further iteration after the one in `result`: the mate `go mate`
-    /// asks for, the node limit, the time (never while pondering; an unstable best move gets
+    /// asks for, the node limit (else the next poll comes exactly at it), the time (never while pondering; an unstable best move gets
     /// longer), a proven mate searched deep enough (unless the GUI asked for a depth), a stop.
-    fn stop_after(&self, result: &SearchResult, limits: &Limits, instability: f64) -> bool {
+    fn stop_after(&mut self, result: &SearchResult, limits: &Limits, instability: f64) -> bool {
         let score = result.score;
         if limits.mate.is_some_and(|n| score >= mate_within(n)) {
             return true;
         }
-        if let Some(n) = limits.nodes.filter(|_| self.watch.can_abort) {
-            if self.total_nodes() >= n {
-                return true;
-            }
+        if self.at_node_limit() {
+            return true;
         }
         let signals = &self.watch.signals;
         if let Some(b) = self.watch.budget.filter(|_| !signals.pondering()) {
@@ -317,7 +308,7 @@ impl Searcher {
         }
         result.nodes = self.total_nodes();
         result.time_ms = self.watch.signals.elapsed_ms();
-        result.hashfull = self.tt.hashfull();
+        result.hashfull = self.tables.tt.hashfull();
         result
     }
 
@@ -372,7 +363,9 @@ impl Searcher {
                 tt::Bound::Exact
             };
             let mv = self.pv[0][0];
-            self.tt.store(pos.key(), mv, s, Score::DRAW, depth, bound);
+            self.tables
+                .tt
+                .store(pos.key(), mv, s, Score::DRAW, depth, bound);
         }
         best
     }
