@@ -59,7 +59,12 @@ pub fn limits(args: &GoArgs, side: Color, options: &Options, root_moves: Vec<Mov
 mod tests {
     use super::*;
     use crate::protocol::command::{parse, Command};
-    use crate::search::time::budget;
+    use crate::search::time::Budget;
+
+    /// The budget of `l` at the default search numbers.
+    fn budget(l: &Limits) -> Option<Budget> {
+        crate::search::time::budget(l, &crate::search::Params::default())
+    }
 
     fn go(line: &str) -> GoArgs {
         match parse(line) {

@@ -227,7 +227,12 @@ impl Searcher {
             pv_len: [0; PLIES],
             excluded: [None; PLIES],
             lmr: params::Reductions::new(&Params::default()),
-            watch: Watch::new(&Arc::new(Signals::new(false)), &Limits::default(), 0),
+            watch: Watch::new(
+                &Arc::new(Signals::new(false)),
+                &Limits::default(),
+                0,
+                &Params::default(),
+            ),
         }
     }
 
@@ -436,7 +441,8 @@ impl Searcher {
     /// Quiescence score of the current position (UCCI `go depth 0`).
     pub fn quiescence_score(&mut self, game: &Game) -> Score {
         let signals = Arc::new(Signals::new(false));
-        self.setup(game, Watch::new(&signals, &Limits::default(), 0));
+        let watch = Watch::new(&signals, &Limits::default(), 0, &self.params);
+        self.setup(game, watch);
         self.qsearch(game.position(), -Score::INFINITE, Score::INFINITE, 0, 0)
     }
 }

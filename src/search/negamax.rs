@@ -217,7 +217,8 @@ impl Searcher {
         self.pv_len[ply] = ply;
         let idx = self.root + ply;
         let in_check = self.stack[idx].in_check;
-        if in_check && ply < 2 * self.root_depth as usize + 8 {
+        let p = &self.params;
+        if in_check && (ply as i32) < p.check_ext_mul * self.root_depth as i32 + p.check_ext_add {
             depth += 1;
         }
         if depth <= 0 {
@@ -398,7 +399,7 @@ impl Searcher {
             let mut extension = 0;
             if Some(m) == tt_move
                 && depth >= self.params.se_depth
-                && ply < 2 * self.root_depth as usize
+                && (ply as i32) < self.params.se_ply_mul * self.root_depth as i32
             {
                 let se_tt_depth = depth - self.params.se_tt_depth;
                 if let Some(h) = hit.filter(|h| {
@@ -410,7 +411,7 @@ impl Searcher {
                         self.excluded[ply] = Some(m);
                         let v = self.negamax(
                             pos,
-                            (depth - 1) / 2,
+                            (depth - 1) / self.params.se_depth_div,
                             singular_beta - 1,
                             singular_beta,
                             ply,
@@ -421,7 +422,7 @@ impl Searcher {
                             return Score::DRAW;
                         }
                         if v < singular_beta {
-                            extension = 1;
+                            extension = self.params.se_extension;
                         } else if singular_beta >= beta {
                             return singular_beta;
                         }
@@ -441,7 +442,7 @@ impl Searcher {
                 // Late move pruning and futility pruning of quiet moves, except those that
                 // close the net around the enemy general when well ahead.
                 let p = &self.params;
-                let lmp = p.lmp_base + depth * depth * if improving { 2 } else { 1 };
+                let lmp = p.lmp_base + depth * depth * if improving { p.lmp_improving } else { 1 };
                 let futility = p.fut_base + p.fut_margin * depth;
                 let late = depth <= p.lmp_depth && n as i32 > lmp;
                 let futile = depth <= p.fut_depth && eval + futility <= alpha && n > 1;
@@ -459,24 +460,26 @@ impl Searcher {
                 v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
             } else {
                 let mut r = 0;
-                if depth >= self.params.lmr_depth && n > 2 && quiet && !in_check {
+                let p = &self.params;
+                if depth >= p.lmr_depth && n > p.lmr_moves as usize && quiet && !in_check {
                     r = self.lmr.get(depth, n);
                     if pv_node {
-                        r -= 1;
+                        r -= p.lmr_pv;
                     }
                     if is_refutation(order) {
-                        r -= 1;
+                        r -= p.lmr_refutation;
                     }
                     if !improving {
-                        r += 1;
+                        r += p.lmr_not_improving;
                     }
                     if threat {
-                        r -= 2;
+                        r -= p.lmr_threat;
                     }
                     if *hems.get_or_insert_with(hems_of) {
-                        r -= self.params.hem_lmr;
+                        r -= p.hem_lmr;
                     }
-                    r -= (order / self.params.lmr_history_div).clamp(-2, 2);
+                    let h = p.lmr_history_max;
+                    r -= (order / p.lmr_history_div).clamp(-h, h);
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);

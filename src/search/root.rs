@@ -60,7 +60,8 @@ impl Searcher {
     ) -> SearchResult {
         let root_pos = game.position().clone();
         let mut root = legal_root_moves(&root_pos, limits);
-        self.setup(game, Watch::new(signals, limits, root.len()));
+        let watch = Watch::new(signals, limits, root.len(), &self.params);
+        self.setup(game, watch);
         if self.is_main() {
             self.tables.tt.new_search();
         }
@@ -276,15 +277,17 @@ impl Searcher {
         let signals = &self.watch.signals;
         if let Some(b) = self.watch.budget.filter(|_| !signals.pondering()) {
             // Pondering counts: the search is that much deeper.
-            if b.soft_stop(result.depth, signals.elapsed_ms(), instability)
+            let elapsed = signals.elapsed_ms();
+            if b.soft_stop(result.depth, elapsed, instability, &self.params)
                 || self.watch.out_of_time()
             {
                 return true;
             }
         }
+        let (mul, add) = (self.params.mate_depth_mul, self.params.mate_depth_add);
         let deep_enough = score
             .plies_to_end()
-            .is_some_and(|p| result.depth as i32 > 2 * p + 4);
+            .is_some_and(|p| result.depth as i32 > mul * p + add);
         if deep_enough && score.is_mate() && limits.depth.is_none() {
             return true;
         }

@@ -3,6 +3,7 @@
 
 use super::limits::{Limits, Signals};
 use super::time::{self, Budget};
+use super::Params;
 use std::sync::Arc;
 
 /// Nodes between two checks of the limits.
@@ -31,9 +32,10 @@ pub(super) struct Watch {
 }
 
 impl Watch {
-    /// The watch of a search within `limits` with `root_moves` moves to choose from.
-    pub fn new(signals: &Arc<Signals>, limits: &Limits, root_moves: usize) -> Watch {
-        let budget = time::budget(limits);
+    /// The watch of a search within `limits` with `root_moves` moves to choose from, its
+    /// budget by the time numbers of `p`.
+    pub fn new(signals: &Arc<Signals>, limits: &Limits, root_moves: usize, p: &Params) -> Watch {
+        let budget = time::budget(limits, p);
         Watch {
             signals: Arc::clone(signals),
             budget,
