@@ -125,6 +125,9 @@ pub struct Line {
 
 const PLIES: usize = MAX_PLY as usize + 2;
 
+/// The hash table's size in MiB unless asked otherwise (the `Hash` option's default).
+pub const DEFAULT_HASH_MB: usize = 16;
+
 /// What a searcher learns and keeps from one search to the next: the hash table (shared with
 /// the helper threads) and the move-ordering histories (its own). `clear` forgets them.
 struct Tables {
@@ -175,6 +178,13 @@ struct Helper {
     published: Arc<AtomicU64>,
     /// Its halt flag, raised by the main thread when its search ends.
     halt: Arc<AtomicBool>,
+}
+
+impl Default for Searcher {
+    /// A searcher with a hash table of `DEFAULT_HASH_MB` MiB.
+    fn default() -> Searcher {
+        Searcher::new(DEFAULT_HASH_MB)
+    }
 }
 
 impl Searcher {
