@@ -324,7 +324,9 @@ impl Searcher {
     /// then the move loop: (7) singular extension (`singular_extension`), (8) move pruning
     /// (`prune_move`: late moves, futility), (9) the reduction (`reduction`) and the PVS
     /// re-searches, (10) the cut-off's history updates (`update_histories`), and after the
-    /// loop (11) the table store (`store`). The steps are `#[inline]`: one frame per node.
+    /// loop (11) the table store (`store`). The steps are inlined, so a node is one frame
+    /// (`prune_node`, `update_histories` and `store` need `#[inline(always)]`: with
+    /// `#[inline]` alone LLVM kept them out of line).
     pub(super) fn negamax(
         &mut self,
         pos: &Position,
@@ -540,7 +542,7 @@ impl Searcher {
     /// rook, horse or cannon), razoring (hopeless at shallow depth, verified by quiescence).
     /// Breaks with the node's score, or continues with whether the null move showed a mate
     /// against the side to move (its quiet moves are then not pruned and are reduced less).
-    #[inline]
+    #[inline(always)]
     fn prune_node(
         &mut self,
         pos: &Position,
@@ -701,7 +703,7 @@ impl Searcher {
     /// Step 10, the histories after move `m` cut the node off: a bonus to it, a malus to the
     /// moves of its kind tried before it; a quiet cut-off move is also a killer and the
     /// counter-move to the move before, and its continuations get the bonus.
-    #[inline]
+    #[inline(always)]
     fn update_histories(
         &mut self,
         pos: &Position,
@@ -741,7 +743,7 @@ impl Searcher {
 
     /// Step 11, the table store of the node's result `best` with its `bound` and move `mv`:
     /// a rule-band result (path-dependent) keeps only the move.
-    #[inline]
+    #[inline(always)]
     fn store(&mut self, key: u64, node: &Node, best: Score, mv: Option<Move>, bound: Bound) {
         let (score, bound) = match best.to_tt(node.ply as i32) {
             Some(s) => (s, bound),
