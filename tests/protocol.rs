@@ -913,6 +913,45 @@ fn end_of_input_lets_a_bounded_go_answer() {
     }
 }
 
+/// `go mate 0`, or a negative mate, asks for no mate at all: it is refused in one line in
+/// both dialects, and the engine ends with its input instead of searching for ever.
+#[test]
+fn go_mate_0_is_refused_and_ends_with_the_input() {
+    let refused = "info string invalid go: mate must be at least 1";
+    for input in [
+        "position startpos\ngo mate 0\n",
+        "position startpos\ngo mate -3\n",
+        "ucci\nposition startpos\ngo mate 0\n",
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start engine");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input.as_bytes()).expect("write");
+        drop(stdin);
+        let t = Instant::now();
+        while child.try_wait().expect("wait").is_none() && t.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let ended = child.try_wait().expect("wait").is_some();
+        if !ended {
+            child.kill().expect("kill");
+        }
+        let out = child.wait_with_output().expect("wait");
+        let text = String::from_utf8(out.stdout).expect("UTF-8");
+        assert!(ended, "{input:?}: still searching after 5 s");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.contains(&refused), "{input:?}: {lines:?}");
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "{input:?}: {lines:?}"
+        );
+    }
+}
+
 /// A `go` the engine does not understand starts nothing and says so in one line.
 #[test]
 fn go_with_an_unknown_word_or_a_bad_depth_starts_nothing() {

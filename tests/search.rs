@@ -200,6 +200,28 @@ fn sixty_move_rule_draws() {
     assert_eq!(uci(r.score), UciScore::Mate(1));
 }
 
+/// A search stopped before its first iteration completes plays the hash move, as
+/// `SearchResult::lines` promises, not the first move generated.
+#[test]
+fn a_search_stopped_at_once_plays_the_hash_move() {
+    let game = Game::new(Position::startpos());
+    let mut s = Searcher::new(16);
+    let signals = Arc::new(Signals::new(false));
+    let deep = s.search(&game, &depth(6), &signals, &mut NullSink);
+    let first = game.position().legal_moves().iter().next();
+    assert_ne!(
+        deep.best, first,
+        "the test needs a best move other than the first"
+    );
+    // Every line at depth 1 is more than the 1024 nodes after which the stop is seen.
+    s.set_multipv(128);
+    let stopped = Arc::new(Signals::new(false));
+    stopped.stop();
+    let r = s.search(&game, &depth(6), &stopped, &mut NullSink);
+    assert!(r.lines.is_empty(), "{r:?}");
+    assert_eq!(r.best, deep.best);
+}
+
 #[test]
 fn bench_signature_is_deterministic() {
     let expected: u64 = include_str!("bench_signature.txt")

@@ -298,8 +298,9 @@ const GO_KEYWORDS: &[&str] = &[
 ];
 
 /// The arguments of `go`. A word that is no `go` keyword refuses the whole line (a GUI never
-/// sends one; a person who typed `go depht 5` wants to know), and so does a negative depth; a
-/// bad value of a known keyword only drops that keyword, with a warning.
+/// sends one; a person who typed `go depht 5` wants to know), and so do a negative depth and a
+/// mate of less than one move; a bad value of a known keyword only drops that keyword, with a
+/// warning.
 fn parse_go(rest: &[&str]) -> Result<GoArgs, CommandError> {
     let mut g = GoArgs::default();
     let mut i = 0;
@@ -316,7 +317,20 @@ fn parse_go(rest: &[&str]) -> Result<GoArgs, CommandError> {
             "time" => Some(&mut g.time),
             "increment" => Some(&mut g.increment),
             "nodes" => Some(&mut g.nodes),
-            "mate" => Some(&mut g.mate),
+            "mate" => {
+                // A mate takes a move at least: `mate 0` would search for ever.
+                if rest
+                    .get(i)
+                    .and_then(|t| t.parse::<i128>().ok())
+                    .is_some_and(|n| n < 1)
+                {
+                    return Err(CommandError::Invalid(
+                        "go",
+                        "mate must be at least 1".into(),
+                    ));
+                }
+                Some(&mut g.mate)
+            }
             "perft" => Some(&mut g.perft),
             "depth" => {
                 if rest
@@ -464,6 +478,14 @@ mod tests {
         );
         assert!(parse("go depth 5 7").is_err());
         assert!(parse("go depth 0").is_ok());
+        for mate in ["go mate 0", "go mate -2", "go depth 5 mate 0"] {
+            assert_eq!(
+                parse(mate).unwrap_err().to_string(),
+                "invalid go: mate must be at least 1",
+                "{mate}"
+            );
+        }
+        assert!(parse("go mate 1").is_ok());
     }
 
     #[test]

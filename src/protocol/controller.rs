@@ -128,7 +128,7 @@ Chariot speaks UCI (after `uci`, or with no handshake) and UCCI (after `ucci`).
 impl Controller {
     /// A controller writing to `out`; search threads signal completion on `events`.
     pub fn new(out: Out, events: Sender<Event>) -> Controller {
-        let options = Options::default();
+        let options = Options::new();
         let mut c = Controller {
             out,
             events,

@@ -59,7 +59,12 @@ pub fn limits(args: &GoArgs, side: Color, options: &Options, root_moves: Vec<Mov
 mod tests {
     use super::*;
     use crate::protocol::command::{parse, Command};
-    use crate::search::time::budget;
+    use crate::search::time::Budget;
+
+    /// The budget of `l` at the default search numbers.
+    fn budget(l: &Limits) -> Option<Budget> {
+        crate::search::time::budget(l, &crate::search::Params::default())
+    }
 
     fn go(line: &str) -> GoArgs {
         match parse(line) {
@@ -69,7 +74,7 @@ mod tests {
     }
 
     fn of(line: &str, side: Color) -> Limits {
-        limits(&go(line), side, &Options::default(), Vec::new())
+        limits(&go(line), side, &Options::new(), Vec::new())
     }
 
     #[test]
@@ -93,7 +98,7 @@ mod tests {
         assert_eq!((ms.time, ms.inc, ms.movestogo), (120, 2, Some(10)));
         let options = Options {
             usemillisec: false,
-            ..Options::default()
+            ..Options::new()
         };
         let s = limits(&go(line), Color::Black, &options, Vec::new())
             .clock
@@ -113,7 +118,7 @@ mod tests {
         assert!(of("go infinite", Color::Red).infinite);
         let options = Options {
             move_overhead: 75,
-            ..Options::default()
+            ..Options::new()
         };
         let l = limits(&go("go movetime 1000"), Color::Red, &options, Vec::new());
         assert_eq!(l.move_overhead, 75);
@@ -124,11 +129,11 @@ mod tests {
     fn bad_values_are_dropped_not_guessed() {
         let args = go("go wtime abc btime -5 depth 4");
         assert!(!args.warnings.is_empty());
-        let l = limits(&args, Color::Red, &Options::default(), Vec::new());
+        let l = limits(&args, Color::Red, &Options::new(), Vec::new());
         assert_eq!(l.clock, None);
         assert_eq!(l.depth, Some(4));
         // A negative clock (the flag has fallen) is an empty clock: move at once.
-        let l = limits(&args, Color::Black, &Options::default(), Vec::new());
+        let l = limits(&args, Color::Black, &Options::new(), Vec::new());
         assert_eq!(l.clock.map(|c| c.time), Some(0));
         assert_eq!(budget(&l).unwrap().hard, 1);
     }
@@ -137,7 +142,7 @@ mod tests {
     fn ponder_searches_have_the_clock_of_the_move_pondered() {
         let args = go("go ponder wtime 10000 btime 10000 winc 100 binc 100");
         assert!(args.ponder);
-        let l = limits(&args, Color::Black, &Options::default(), Vec::new());
+        let l = limits(&args, Color::Black, &Options::new(), Vec::new());
         assert_eq!(l.clock.unwrap().time, 10_000);
     }
 

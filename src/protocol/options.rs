@@ -4,17 +4,17 @@ use super::Dialect;
 use crate::search::params::Params;
 use crate::search::skill;
 use crate::search::threads::MAX_THREADS;
+use crate::search::DEFAULT_HASH_MB;
 use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
 
 /// Largest hash table in MiB.
 pub const MAX_HASH_MB: i64 = 4096;
 /// Largest MultiPV.
 pub const MAX_MULTIPV: i64 = 128;
-/// Default hash table in MiB.
-pub const DEFAULT_HASH_MB: i64 = 16;
 
-/// Current option values.
-#[derive(Clone, Debug)]
+/// Current option values. `Options::new` is every option at its default, from `OPTIONS`;
+/// `Default` leaves every field empty (0, false, "") but the search parameters.
+#[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Hash table size in MiB.
     pub hash_mb: i64,
@@ -47,33 +47,16 @@ pub struct Options {
     pub params: Params,
 }
 
-impl Default for Options {
-    /// Every option at the default of its row in `OPTIONS`.
-    fn default() -> Self {
-        let mut o = Options {
-            hash_mb: 0,
-            ponder: false,
-            move_overhead: 0,
-            usemillisec: false,
-            threads: 0,
-            multipv: 0,
-            show_wdl: false,
-            analyse_mode: false,
-            skill_level: 0,
-            limit_strength: false,
-            elo: 0,
-            use_nnue: false,
-            eval_file: String::new(),
-            params: Params::default(),
-        };
+impl Options {
+    /// Every option at the default of its row in `OPTIONS`, the search parameters at theirs.
+    pub fn new() -> Options {
+        let mut o = Options::default();
         for spec in OPTIONS {
             spec.reset(&mut o);
         }
         o
     }
-}
 
-impl Options {
     /// The strength in force: from `UCI_Elo` when strength is limited, else `Skill Level`.
     pub fn skill(&self) -> skill::Skill {
         skill::Skill::new(if self.limit_strength {
@@ -192,7 +175,7 @@ pub const OPTIONS: &[Spec] = &[
         ucci: Some("hashsize"),
         aliases: &[],
         kind: Kind::Spin {
-            default: DEFAULT_HASH_MB,
+            default: DEFAULT_HASH_MB as i64,
             min: 1,
             max: MAX_HASH_MB,
             zero_is_default: true,
@@ -574,7 +557,7 @@ mod tests {
 
     #[test]
     fn refusals_name_the_option() {
-        let mut o = Options::default();
+        let mut o = Options::new();
         let e = o.set(Dialect::Uci, "Hash", "lots").unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -602,7 +585,7 @@ mod tests {
 
     #[test]
     fn search_parameters_are_hidden_options() {
-        let mut o = Options::default();
+        let mut o = Options::new();
         assert!(!announce(Dialect::Uci)
             .iter()
             .any(|l| l.contains("rfp_margin")));
@@ -627,8 +610,11 @@ mod tests {
 
     #[test]
     fn one_table_gives_defaults_announcements_and_setoption() {
-        let o = Options::default();
-        assert_eq!((o.hash_mb, o.threads, o.multipv), (DEFAULT_HASH_MB, 1, 1));
+        let o = Options::new();
+        assert_eq!(
+            (o.hash_mb, o.threads, o.multipv),
+            (DEFAULT_HASH_MB as i64, 1, 1)
+        );
         assert_eq!((o.move_overhead, o.skill_level), (10, 20));
         assert!(o.usemillisec && o.use_nnue && !o.ponder && o.eval_file.is_empty());
         let uci = announce(Dialect::Uci);
@@ -650,7 +636,7 @@ mod tests {
                 continue;
             };
             for name in spec.uci.into_iter().chain(spec.ucci) {
-                let mut o = Options::default();
+                let mut o = Options::new();
                 assert_eq!(o.set(Dialect::Uci, name, &max.to_string()), Ok(spec.effect));
                 assert_eq!(o.set(Dialect::Uci, name, &min.to_string()), Ok(spec.effect));
                 let before = format!("{o:?}");
@@ -658,12 +644,12 @@ mod tests {
                 assert_eq!(format!("{o:?}"), before, "{name}");
             }
         }
-        let mut o = Options::default();
+        let mut o = Options::new();
         assert_eq!(
             o.set(Dialect::Ucci, "hashsize", "0"),
             Ok(Effect::ResizeHash)
         );
-        assert_eq!(o.hash_mb, DEFAULT_HASH_MB);
+        assert_eq!(o.hash_mb, DEFAULT_HASH_MB as i64);
         assert_eq!(
             o.set(Dialect::Uci, "UCI_Elo", "0").map(|_| ()),
             Err(OptionError::NotInRange {

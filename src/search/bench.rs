@@ -1,7 +1,8 @@
 //! `bench`: a fixed-depth search over the positions of `positions/bench.epd`.
 //!
 //! The node total is the search's signature: it changes only when search behaviour changes.
-//! Each position is searched with fresh tables (16 MiB hash, one thread, no clock), with the
+//! Each position is searched with fresh tables (the default hash, `DEFAULT_HASH_MB`: 16 MiB;
+//! one thread, no clock), with the
 //! default evaluation (the embedded network) unless another is asked for.
 
 use crate::board::{Game, Position};
@@ -43,7 +44,7 @@ pub fn bench_until(
         let Ok(pos) = fen.parse::<Position>() else {
             continue;
         };
-        let mut searcher = Searcher::new(16);
+        let mut searcher = Searcher::default();
         searcher.set_network(net.clone());
         let limits = Limits {
             depth: Some(depth),

@@ -17,6 +17,7 @@ pub mod skill;
 pub mod threads;
 pub mod time;
 pub mod tt;
+mod watch;
 
 pub use limits::{Clock, Limits, Signals};
 pub use params::{ParamError, Params};
@@ -25,11 +26,11 @@ pub use tt::Bound;
 use crate::board::{Game, Move, Position};
 use crate::eval::nnue::{AccumulatorStack, Network};
 use crate::score::{Score, MAX_PLY};
-use limits::{Watch, POLL_NODES};
 use negamax::Frame;
 use ordering::Heuristics;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use watch::{Watch, POLL_NODES};
 
 /// The hash table could not be resized: the memory was not to be had.
 #[derive(Debug, thiserror::Error)]
@@ -124,13 +125,23 @@ pub struct Line {
 
 const PLIES: usize = MAX_PLY as usize + 2;
 
-/// Owns the search tables (hash table, histories) between searches, and walks the tree
-/// during one.
-pub struct Searcher {
-    // Kept between searches.
+/// The hash table's size in MiB unless asked otherwise (the `Hash` option's default).
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// What a searcher learns and keeps from one search to the next: the hash table (shared with
+/// the helper threads) and the move-ordering histories (its own). `clear` forgets them.
+struct Tables {
     tt: Arc<tt::Table>,
+    /// The table's size in MiB.
     hash_mb: usize,
     heur: Heuristics,
+}
+
+/// Owns the search tables between searches, and walks the tree during one: Stockfish's
+/// worker. The tables and the settings live across searches; the tree walk's state below
+/// them is one search's, made anew by `setup`.
+pub struct Searcher {
+    tables: Tables,
     /// Helper threads (only the main searcher has any).
     pool: threads::Pool,
     /// Number of principal variations wanted (MultiPV).
@@ -141,7 +152,7 @@ pub struct Searcher {
     nnue: Option<AccumulatorStack>,
     /// A helper thread's link to the main thread (`None` for the main searcher).
     helper: Option<Helper>,
-    // The tree walk of one search, reset by `setup`.
+    // One search's tree walk, reset by `setup`.
     nodes: u64,
     seldepth: u32,
     aborted: bool,
@@ -167,6 +178,13 @@ struct Helper {
     published: Arc<AtomicU64>,
     /// Its halt flag, raised by the main thread when its search ends.
     halt: Arc<AtomicBool>,
+}
+
+impl Default for Searcher {
+    /// A searcher with a hash table of `DEFAULT_HASH_MB` MiB.
+    fn default() -> Searcher {
+        Searcher::new(DEFAULT_HASH_MB)
+    }
 }
 
 impl Searcher {
@@ -199,9 +217,11 @@ impl Searcher {
 
     fn with_table(tt: Arc<tt::Table>, hash_mb: usize) -> Searcher {
         Searcher {
-            tt,
-            hash_mb: hash_mb.max(1),
-            heur: Heuristics::new(PLIES),
+            tables: Tables {
+                tt,
+                hash_mb: hash_mb.max(1),
+                heur: Heuristics::new(PLIES),
+            },
             pool: threads::Pool::default(),
             multipv: 1,
             params: Params::default(),
@@ -217,13 +237,13 @@ impl Searcher {
             pv_len: [0; PLIES],
             excluded: [None; PLIES],
             lmr: params::Reductions::new(&Params::default()),
-            watch: Watch::new(&Arc::new(Signals::new(false)), &Limits::default(), 0),
+            watch: Watch::new(
+                &Arc::new(Signals::new(false)),
+                &Limits::default(),
+                0,
+                &Params::default(),
+            ),
         }
-    }
-
-    /// The search's tuning numbers.
-    pub fn params(&self) -> &Params {
-        &self.params
     }
 
     /// The search's tuning numbers, to change; helper threads take a copy at each search's
@@ -241,7 +261,7 @@ impl Searcher {
     /// table is cleared when the evaluation changes (it stores static evaluations).
     pub fn set_network(&mut self, net: Option<Arc<Network>>) {
         if self.use_network(net) {
-            self.tt.clear();
+            self.tables.tt.clear();
         }
     }
 
@@ -268,17 +288,17 @@ impl Searcher {
     /// holds both. If `mb` MiB cannot be had, the table keeps its old size and the error says so.
     pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), HashError> {
         let mb = mb.max(1);
-        let old = self.hash_mb;
+        let old = self.tables.hash_mb;
         // Between searches the main searcher holds the only reference: this frees the table.
-        self.tt = Arc::new(tt::Table::empty());
+        self.tables.tt = Arc::new(tt::Table::empty());
         match tt::Table::try_new(mb) {
             Ok(t) => {
-                self.tt = Arc::new(t);
-                self.hash_mb = mb;
+                self.tables.tt = Arc::new(t);
+                self.tables.hash_mb = mb;
                 Ok(())
             }
             Err(e) => {
-                self.tt = Arc::new(tt::Table::new(old));
+                self.tables.tt = Arc::new(tt::Table::new(old));
                 Err(HashError {
                     wanted: mb,
                     kept: old,
@@ -307,25 +327,25 @@ impl Searcher {
 
     /// Hash table size in MiB.
     pub fn hash_mb(&self) -> usize {
-        self.hash_mb
+        self.tables.hash_mb
     }
 
     /// Forgets everything learnt (new game): hash table and histories.
     pub fn clear(&mut self) {
-        self.tt.clear();
-        self.heur.clear();
+        self.tables.tt.clear();
+        self.tables.heur.clear();
         self.pool.clear();
     }
 
     /// Hash table fill, per mille.
     pub fn hashfull(&self) -> u32 {
-        self.tt.hashfull()
+        self.tables.tt.hashfull()
     }
 
     /// The hash table's move and bounds for `pos`, if stored (UCCI `probe`):
     /// (move, score, depth, bound).
     pub fn probe(&self, pos: &Position) -> Option<(Option<Move>, Score, i32, tt::Bound)> {
-        self.tt.probe(pos.key()).map(|h| {
+        self.tables.tt.probe(pos.key()).map(|h| {
             let score = Score::from_tt(h.score, 0, 0);
             (h.mv.filter(|&m| pos.is_legal(m)), score, h.depth, h.bound)
         })
@@ -410,24 +430,29 @@ impl Searcher {
             self.aborted = true;
             return;
         }
-        if !self.watch.can_abort {
-            return;
+        if self.at_node_limit() {
+            self.aborted = true;
         }
-        if let Some(n) = self.watch.node_limit {
-            let total = self.total_nodes();
-            if total >= n {
-                self.aborted = true;
-            } else {
-                // Poll again exactly at the limit (counting this thread's nodes from here).
-                self.watch.next_poll = self.watch.next_poll.min(self.nodes + (n - total));
-            }
-        }
+    }
+
+    /// Whether the node limit (of every thread together) is reached, once it applies
+    /// (`Limits::min_depth`); if not, the next poll comes exactly at it (counting this thread's
+    /// nodes from here) or sooner.
+    fn at_node_limit(&mut self) -> bool {
+        let Some(n) = self.watch.node_limit.filter(|_| self.watch.can_abort) else {
+            return false;
+        };
+        let total = self.total_nodes();
+        let left = n.saturating_sub(total);
+        self.watch.next_poll = self.watch.next_poll.min(self.nodes + left);
+        left == 0
     }
 
     /// Quiescence score of the current position (UCCI `go depth 0`).
     pub fn quiescence_score(&mut self, game: &Game) -> Score {
         let signals = Arc::new(Signals::new(false));
-        self.setup(game, Watch::new(&signals, &Limits::default(), 0));
+        let watch = Watch::new(&signals, &Limits::default(), 0, &self.params);
+        self.setup(game, watch);
         self.qsearch(game.position(), -Score::INFINITE, Score::INFINITE, 0, 0)
     }
 }

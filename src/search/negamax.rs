@@ -16,6 +16,7 @@ use crate::board::{Move, PieceKind, Position};
 use crate::eval::classical::evaluate;
 use crate::psq::VALUES;
 use crate::score::{Score, MAX_PLY};
+use std::ops::ControlFlow;
 
 /// One ply of the search stack (game history below the root).
 #[derive(Clone, Copy, Default)]
@@ -31,6 +32,125 @@ pub struct Frame {
     /// Move played to reach the next ply, with its piece index (for counter-moves, and to
     /// replay a repeated cycle when judging chases).
     pub moved: Option<(usize, Move)>,
+}
+
+/// What the steps of `negamax` know of their node.
+#[derive(Clone, Copy)]
+struct Node {
+    ply: usize,
+    /// Its index in `Searcher::stack` (`root + ply`).
+    idx: usize,
+    /// The depth left (less the internal iterative reduction once made).
+    depth: i32,
+    /// A PV node (its window is open).
+    pv: bool,
+    in_check: bool,
+    /// The static evaluation is above that of two plies before.
+    improving: bool,
+    /// The position occurred before in the repetition window, without a verdict yet.
+    repeated: bool,
+    /// The null move showed a mate against the side to move.
+    threat: bool,
+    /// The static evaluation, refined by the hash score (`refined_eval`).
+    eval: Score,
+    /// The static evaluation (`-INFINITE` in check).
+    static_eval: Score,
+}
+
+/// The moves a node searched without a cut-off, to be penalised when a later one cuts.
+struct Tried {
+    quiets: [Option<Move>; 64],
+    n_quiets: usize,
+    captures: [Option<Move>; 32],
+    n_captures: usize,
+}
+
+impl Tried {
+    #[inline]
+    fn new() -> Tried {
+        Tried {
+            quiets: [None; 64],
+            n_quiets: 0,
+            captures: [None; 32],
+            n_captures: 0,
+        }
+    }
+
+    /// Records `m` (the first 64 quiet moves and the first 32 captures are kept).
+    #[inline]
+    fn push(&mut self, m: Move, capture: bool) {
+        if !capture && self.n_quiets < self.quiets.len() {
+            self.quiets[self.n_quiets] = Some(m);
+            self.n_quiets += 1;
+        } else if capture && self.n_captures < self.captures.len() {
+            self.captures[self.n_captures] = Some(m);
+            self.n_captures += 1;
+        }
+    }
+
+    fn quiets(&self) -> impl Iterator<Item = &Move> {
+        self.quiets[..self.n_quiets].iter().flatten()
+    }
+
+    fn captures(&self) -> impl Iterator<Item = &Move> {
+        self.captures[..self.n_captures].iter().flatten()
+    }
+}
+
+/// Whether a move closes the net around the enemy general (`hems_king`): asked only where
+/// the pruning or a reduction would act, at most once per move, and only of a side that hunts.
+struct Hem<'a> {
+    hunting: bool,
+    pos: &'a Position,
+    child: &'a Position,
+    m: Move,
+    known: Option<bool>,
+}
+
+impl<'a> Hem<'a> {
+    #[inline]
+    fn new(hunting: bool, pos: &'a Position, child: &'a Position, m: Move) -> Hem<'a> {
+        Hem {
+            hunting,
+            pos,
+            child,
+            m,
+            known: None,
+        }
+    }
+
+    #[inline]
+    fn get(&mut self) -> bool {
+        match self.known {
+            Some(h) => h,
+            None => {
+                let h = self.hunting && hems_king(self.pos, self.child, self.m);
+                self.known = Some(h);
+                h
+            }
+        }
+    }
+}
+
+/// The static evaluation `static_eval` of `pos` (at `ply`) for the pruning: the hash score
+/// where its bound says it is closer to the truth (not for `improving`).
+#[inline]
+fn refined_eval(hit: Option<Hit>, static_eval: Score, ply: usize, pos: &Position) -> Score {
+    let Some(h) = hit else {
+        return static_eval;
+    };
+    let s = Score::from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
+    let closer = match h.bound {
+        Bound::Exact => true,
+        Bound::Lower => s > static_eval,
+        Bound::Upper => s < static_eval,
+        Bound::None => false,
+    };
+    if closer && !s.is_decisive() {
+        s
+    } else {
+        static_eval
+    }
 }
 
 /// The stored score if its bound settles the window (alpha, beta) at this node.
@@ -197,12 +317,16 @@ impl Searcher {
         }
     }
 
-    /// Alpha-beta search of a non-root node, in stages: (1) entry (check extension, drop into
-    /// quiescence, node count), (2) the rules of the game, (3) mate distance pruning and the
-    /// hash probe, (4) static evaluation, (5) whole-node pruning (reverse futility, null move,
-    /// razoring), (6) the move loop (late-move and futility pruning, reductions, PVS re-search,
-    /// history updates on a cut), (7) the hash store. One function: the stages share many
-    /// locals and splitting it cost speed.
+    /// Alpha-beta search of a non-root node, in numbered steps: (1) entry (check extension,
+    /// drop into quiescence, node count), (2) the rules of the game (`rules`), (3) mate
+    /// distance pruning and the hash probe, (4) static evaluation, (5) node pruning
+    /// (`prune_node`: reverse futility, null move, razoring), (6) internal iterative reduction,
+    /// then the move loop: (7) singular extension (`singular_extension`), (8) move pruning
+    /// (`prune_move`: late moves, futility), (9) the reduction (`reduction`) and the PVS
+    /// re-searches, (10) the cut-off's history updates (`update_histories`), and after the
+    /// loop (11) the table store (`store`). The steps are inlined, so a node is one frame
+    /// (`prune_node`, `update_histories` and `store` need `#[inline(always)]`: with
+    /// `#[inline]` alone LLVM kept them out of line).
     pub(super) fn negamax(
         &mut self,
         pos: &Position,
@@ -212,12 +336,13 @@ impl Searcher {
         ply: usize,
         null_ok: bool,
     ) -> Score {
-        // (1) Entry.
-        let pv_node = beta - alpha > 1;
+        // Step 1. Entry.
+        let pv = beta - alpha > 1;
         self.pv_len[ply] = ply;
         let idx = self.root + ply;
         let in_check = self.stack[idx].in_check;
-        if in_check && ply < 2 * self.root_depth as usize + 8 {
+        let p = &self.params;
+        if in_check && (ply as i32) < p.check_ext_mul * self.root_depth as i32 + p.check_ext_add {
             depth += 1;
         }
         if depth <= 0 {
@@ -227,258 +352,121 @@ impl Searcher {
             return Score::DRAW;
         }
         self.seldepth = self.seldepth.max(ply as u32);
-        // (2) Rules, in the referee's order (`board::rules`): a repetition verdict first (a
-        // perpetual check completed on the 120th ply still loses), then the 60-move rule.
-        let repeated = match self.repetition(pos, ply) {
-            Ok(Some(v)) => return v,
-            Ok(None) => false,
-            Err(()) => true,
+        // Step 2. The rules of the game.
+        let repeated = match self.rules(pos, ply) {
+            ControlFlow::Break(v) => return v,
+            ControlFlow::Continue(repeated) => repeated,
         };
-        if pos.halfmove_clock() >= MOVE_LIMIT_PLIES {
-            return if pos.count_legal() > 0 {
-                Score::DRAW
-            } else {
-                Score::mated_in(ply as i32)
-            };
-        }
-        if bare_material(pos) {
-            return Score::DRAW;
-        }
-        if ply >= MAX_PLY as usize - 2 {
-            return self.evaluate(pos, ply);
-        }
-        // (3) Mate distance pruning, then the hash table.
+        // Step 3. Mate distance pruning, then the hash table. A singular-extension search
+        // leaves the hash move out: the hash entry is not its own.
         alpha = alpha.max(Score::mated_in(ply as i32));
         beta = beta.min(Score::mate_in(ply as i32 + 1));
         if alpha >= beta {
             return alpha;
         }
-        // A singular-extension search leaves the hash move out: the hash entry is not its own.
         let excluded = self.excluded[ply];
         let key = pos.key();
-        let hit = if excluded.is_none() {
-            self.tt.probe(key)
-        } else {
-            None
-        };
+        let hit = excluded
+            .is_none()
+            .then(|| self.tables.tt.probe(key))
+            .flatten();
         let tt_move = hit.and_then(|h| h.mv);
-        if let Some(h) = hit {
-            if !pv_node && !repeated && h.depth >= depth {
-                if let Some(s) = tt_cutoff(&h, alpha, beta, ply, pos) {
-                    return s;
-                }
+        if let Some(h) = hit.filter(|h| !pv && !repeated && h.depth >= depth) {
+            if let Some(s) = tt_cutoff(&h, alpha, beta, ply, pos) {
+                return s;
             }
         }
-        // (4) Static evaluation (none in check).
-        let static_eval = if in_check {
-            -Score::INFINITE
-        } else {
-            match hit {
-                Some(h) => h.eval,
-                None => self.evaluate(pos, ply),
-            }
+        // Step 4. Static evaluation (none in check), refined by the hash score for the pruning.
+        let static_eval = match hit {
+            _ if in_check => -Score::INFINITE,
+            Some(h) => h.eval,
+            None => self.evaluate(pos, ply),
         };
         self.stack[idx].eval = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[idx - 2].eval;
-        // The hash score, where its bound says it is closer to the truth, refines the static
-        // evaluation for the pruning below (not for `improving`).
-        let eval = match hit {
-            Some(h) if !in_check && !repeated => {
-                let s = Score::from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
-                let closer = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s > static_eval,
-                    Bound::Upper => s < static_eval,
-                    Bound::None => false,
-                };
-                if closer && !s.is_decisive() {
-                    s
-                } else {
-                    static_eval
-                }
-            }
-            _ => static_eval,
+        let eval = if in_check || repeated {
+            static_eval
+        } else {
+            refined_eval(hit, static_eval, ply, pos)
         };
-        // Well ahead, the side to move hunts the general: its quiet moves that close the net
-        // are spared the pruning and reduced less (`hems_king`).
-        let hunting = eval >= Score::cp(self.params.hem_eval);
-
+        let mut node = Node {
+            ply,
+            idx,
+            depth,
+            pv,
+            in_check,
+            improving: !in_check && ply >= 2 && static_eval > self.stack[idx - 2].eval,
+            repeated,
+            threat: false,
+            eval,
+            static_eval,
+        };
         // A stalemate loses: seen before the pruning below could stand pat on it.
         if !in_check && stalemated(pos) {
             return Score::mated_in(ply as i32);
         }
-        // (5) Whole-node pruning. `threat` is set when the null move showed a mate against us:
-        // quiet moves are then not pruned and reduced less.
-        let mut threat = false;
-        if !pv_node && !in_check && excluded.is_none() {
-            // Reverse futility: far above beta with little depth left.
-            let p = &self.params;
-            let rfp_bonus = if improving { p.rfp_improving } else { 0 };
-            if depth <= p.rfp_depth
-                && !beta.is_decisive()
-                && eval - p.rfp_margin * depth + rfp_bonus >= beta
-            {
-                return eval;
-            }
-            // Null move, guarded against zugzwang-prone endings (no rook, horse or cannon).
-            if null_ok
-                && depth >= p.nmp_depth
-                && eval >= beta
-                && has_pieces(pos)
-                && !beta.is_decisive()
-            {
-                let r = p.nmp_base
-                    + depth / p.nmp_depth_div
-                    + ((eval - beta) / p.nmp_eval_div).min(p.nmp_eval_max);
-                let child = pos.play_null();
-                self.push_frame(idx, &child, false, None, false);
-                self.push_eval(ply + 1, pos, None);
-                self.stack[idx].moved = None;
-                let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
-                if self.aborted {
-                    return Score::DRAW;
-                }
-                if v >= beta {
-                    return if v.is_decisive() { beta } else { v };
-                }
-                threat = v <= Score::mated_in(MAX_PLY);
-            }
-            // Razoring: hopeless at shallow depth, verify with quiescence.
-            if depth <= self.params.razor_depth && eval + self.params.razor_margin * depth < alpha {
-                let v = self.qsearch(pos, alpha, alpha + 1, ply, self.params.qs_checks);
-                if v <= alpha {
-                    return v;
-                }
+        // Step 5. Node pruning.
+        if !pv && !in_check && excluded.is_none() {
+            match self.prune_node(pos, &node, alpha, beta, null_ok) {
+                ControlFlow::Break(v) => return v,
+                ControlFlow::Continue(threat) => node.threat = threat,
             }
         }
-
-        // Internal iterative reduction: a node without a hash move is searched a ply shallower.
+        // Step 6. Internal iterative reduction: a node without a hash move is searched a ply
+        // shallower.
         if depth >= self.params.iir_depth && tt_move.is_none() && excluded.is_none() {
-            depth -= 1;
+            node.depth -= 1;
         }
-
-        // (6) The move loop.
+        // Well ahead, the side to move hunts the general: its quiet moves that close the net
+        // are spared the pruning and reduced less (`hems_king`).
+        let hunting = eval >= Score::cp(self.params.hem_eval);
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return Score::mated_in(ply as i32);
         }
-        let counter = ply
-            .checked_sub(1)
-            .and_then(|_| self.stack[idx - 1].moved)
-            .and_then(|(p, m)| self.heur.counter[p][m.to().index()]);
-        let cont_at = |k: usize| {
-            (ply >= k)
-                .then(|| self.stack[idx - k].moved)
-                .flatten()
-                .map(|(p, m)| cont_index(p, m.to().index()))
-        };
-        let cont = [cont_at(1), cont_at(2)];
-        let ctx = Context {
-            tt_move,
-            killers: self.heur.killers[ply],
-            counter,
-            cont,
-        };
-        let mut picker = Picker::new(pos, moves, &ctx, &self.heur);
-        let mut best = -Score::INFINITE;
-        let mut best_move = None;
-        let mut quiets: [Option<Move>; 64] = [None; 64];
-        let mut n_quiets = 0;
-        let mut captures: [Option<Move>; 32] = [None; 32];
-        let mut n_captures = 0;
+        let ctx = self.ordering_context(ply, tt_move);
+        let mut picker = Picker::new(pos, moves, &ctx, &self.tables.heur);
+        let (mut best, mut best_move) = (-Score::INFINITE, None);
+        let mut tried = Tried::new();
         let mut n = 0;
         let old_alpha = alpha;
         while let Some((m, order)) = picker.pick() {
             if Some(m) == excluded {
                 continue;
             }
-            // Singular extension: the hash move is extended when every other move falls well
-            // short of its score in a shallower search; when even without it the node fails
-            // high, the node is cut (multi-cut).
+            // Step 7. Singular extension.
             let mut extension = 0;
-            if Some(m) == tt_move
-                && depth >= self.params.se_depth
-                && ply < 2 * self.root_depth as usize
-            {
-                let se_tt_depth = depth - self.params.se_tt_depth;
-                if let Some(h) = hit.filter(|h| {
-                    h.depth >= se_tt_depth && matches!(h.bound, Bound::Lower | Bound::Exact)
-                }) {
-                    let s = Score::from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
-                    if !s.is_decisive() && !repeated {
-                        let singular_beta = s - self.params.se_margin * depth;
-                        self.excluded[ply] = Some(m);
-                        let v = self.negamax(
-                            pos,
-                            (depth - 1) / 2,
-                            singular_beta - 1,
-                            singular_beta,
-                            ply,
-                            false,
-                        );
-                        self.excluded[ply] = None;
-                        if self.aborted {
-                            return Score::DRAW;
-                        }
-                        if v < singular_beta {
-                            extension = 1;
-                        } else if singular_beta >= beta {
-                            return singular_beta;
-                        }
-                    }
+            if Some(m) == tt_move {
+                match self.singular_extension(pos, m, hit, &node, beta) {
+                    ControlFlow::Break(v) => return v,
+                    ControlFlow::Continue(e) => extension = e,
                 }
             }
             n += 1;
             let capture = is_capture(pos, m);
             let child = pos.play(m);
-            self.tt.prefetch(child.key());
+            self.tables.tt.prefetch(child.key());
             let gives_check = child.in_check();
             let quiet = !capture && !gives_check;
-            // `hems_king`, asked only where the pruning or a reduction would act, at most once.
-            let mut hems = None;
-            let hems_of = || hunting && hems_king(pos, &child, m);
-            if !pv_node && !in_check && !threat && quiet && best > -Score::MATE + MAX_PLY {
-                // Late move pruning and futility pruning of quiet moves, except those that
-                // close the net around the enemy general when well ahead.
-                let p = &self.params;
-                let lmp = p.lmp_base + depth * depth * if improving { 2 } else { 1 };
-                let futility = p.fut_base + p.fut_margin * depth;
-                let late = depth <= p.lmp_depth && n as i32 > lmp;
-                let futile = depth <= p.fut_depth && eval + futility <= alpha && n > 1;
-                if (late || futile) && !*hems.get_or_insert_with(hems_of) {
-                    continue;
-                }
+            let mut hem = Hem::new(hunting, pos, &child, m);
+            // Step 8. Move pruning.
+            if quiet && self.prune_move(&node, n, best, alpha, &mut hem) {
+                continue;
             }
             let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
             self.stack[idx].moved = Some((piece, m));
             self.push_frame(idx, &child, gives_check, Some(m), capture);
             self.push_eval(ply + 1, pos, Some(m));
-            let new_depth = depth - 1 + extension;
+            let new_depth = node.depth - 1 + extension;
             let mut v;
             if n == 1 {
                 v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
             } else {
-                let mut r = 0;
-                if depth >= self.params.lmr_depth && n > 2 && quiet && !in_check {
-                    r = self.lmr.get(depth, n);
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if is_refutation(order) {
-                        r -= 1;
-                    }
-                    if !improving {
-                        r += 1;
-                    }
-                    if threat {
-                        r -= 2;
-                    }
-                    if *hems.get_or_insert_with(hems_of) {
-                        r -= self.params.hem_lmr;
-                    }
-                    r -= (order / self.params.lmr_history_div).clamp(-2, 2);
-                    r = r.clamp(0, new_depth - 1);
-                }
+                // Step 9. The reduction, verified at full depth, then with the full window.
+                let r = if quiet {
+                    self.reduction(&node, n, new_depth, order, &mut hem)
+                } else {
+                    0
+                };
                 v = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
                 if v > alpha && r > 0 {
                     v = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
@@ -497,47 +485,20 @@ impl Searcher {
                     alpha = v;
                     self.update_pv(ply, m);
                     if alpha >= beta {
-                        let p = &self.params;
-                        let bonus =
-                            (p.hist_bonus_mul * depth - p.hist_bonus_sub).min(p.hist_bonus_max);
-                        if capture {
-                            self.heur.update_capture(pos, m, bonus);
-                        }
-                        for c in captures.iter().take(n_captures).flatten() {
-                            self.heur.update_capture(pos, *c, -bonus);
-                        }
-                        if !capture {
-                            self.heur.add_killer(ply, m);
-                            self.heur.update_history(pos, m, bonus);
-                            self.heur.update_cont(&cont, pos, m, bonus);
-                            for q in quiets.iter().take(n_quiets).flatten() {
-                                self.heur.update_history(pos, *q, -bonus);
-                                self.heur.update_cont(&cont, pos, *q, -bonus);
-                            }
-                            if let Some((p, prev)) =
-                                ply.checked_sub(1).and_then(|_| self.stack[idx - 1].moved)
-                            {
-                                self.heur.counter[p][prev.to().index()] = Some(m);
-                            }
-                        }
+                        // Step 10. The cut-off's history updates.
+                        self.update_histories(pos, m, &node, &tried, &ctx.cont);
                         break;
                     }
                 }
             }
-            if !capture && n_quiets < 64 {
-                quiets[n_quiets] = Some(m);
-                n_quiets += 1;
-            } else if capture && n_captures < 32 {
-                captures[n_captures] = Some(m);
-                n_captures += 1;
-            }
+            tried.push(m, capture);
         }
         if excluded.is_some() {
             // Every move but the excluded one was searched (or none: the hash move is the
             // only one); nothing is stored.
             return if n == 0 { alpha } else { best };
         }
-        // (7) Store: rule-band results (path-dependent) keep only the move.
+        // Step 11. The table store.
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > old_alpha {
@@ -545,20 +506,251 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        match best.to_tt(ply as i32) {
-            Some(s) => self
-                .tt
-                .store(key, best_move.or(tt_move), s, static_eval, depth, bound),
-            None => self.tt.store(
-                key,
-                best_move.or(tt_move),
-                0,
-                static_eval,
-                depth,
-                Bound::None,
-            ),
-        }
+        self.store(key, &node, best, best_move.or(tt_move), bound);
         best
+    }
+
+    /// Step 2: the rules in the referee's order (`board::rules`): a repetition verdict first
+    /// (a perpetual check completed on the 120th ply still loses), then the 60-move rule, bare
+    /// material, and the end of the stack. Breaks with the verdict, or continues with whether
+    /// the position occurred before in the window without a verdict yet.
+    #[inline]
+    fn rules(&mut self, pos: &Position, ply: usize) -> ControlFlow<Score, bool> {
+        let repeated = match self.repetition(pos, ply) {
+            Ok(Some(v)) => return ControlFlow::Break(v),
+            Ok(None) => false,
+            Err(()) => true,
+        };
+        if pos.halfmove_clock() >= MOVE_LIMIT_PLIES {
+            return ControlFlow::Break(if pos.count_legal() > 0 {
+                Score::DRAW
+            } else {
+                Score::mated_in(ply as i32)
+            });
+        }
+        if bare_material(pos) {
+            return ControlFlow::Break(Score::DRAW);
+        }
+        if ply >= MAX_PLY as usize - 2 {
+            return ControlFlow::Break(self.evaluate(pos, ply));
+        }
+        ControlFlow::Continue(repeated)
+    }
+
+    /// Step 5, node pruning at a non-PV node not in check: reverse futility (far above beta
+    /// with little depth left), the null move (guarded against zugzwang-prone endings: no
+    /// rook, horse or cannon), razoring (hopeless at shallow depth, verified by quiescence).
+    /// Breaks with the node's score, or continues with whether the null move showed a mate
+    /// against the side to move (its quiet moves are then not pruned and are reduced less).
+    #[inline(always)]
+    fn prune_node(
+        &mut self,
+        pos: &Position,
+        node: &Node,
+        alpha: Score,
+        beta: Score,
+        null_ok: bool,
+    ) -> ControlFlow<Score, bool> {
+        let (depth, eval, ply, idx) = (node.depth, node.eval, node.ply, node.idx);
+        let p = &self.params;
+        let rfp_bonus = if node.improving { p.rfp_improving } else { 0 };
+        if depth <= p.rfp_depth
+            && !beta.is_decisive()
+            && eval - p.rfp_margin * depth + rfp_bonus >= beta
+        {
+            return ControlFlow::Break(eval);
+        }
+        let mut threat = false;
+        if null_ok && depth >= p.nmp_depth && eval >= beta && has_pieces(pos) && !beta.is_decisive()
+        {
+            let r = p.nmp_base
+                + depth / p.nmp_depth_div
+                + ((eval - beta) / p.nmp_eval_div).min(p.nmp_eval_max);
+            let child = pos.play_null();
+            self.push_frame(idx, &child, false, None, false);
+            self.push_eval(ply + 1, pos, None);
+            self.stack[idx].moved = None;
+            let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+            if self.aborted {
+                return ControlFlow::Break(Score::DRAW);
+            }
+            if v >= beta {
+                return ControlFlow::Break(if v.is_decisive() { beta } else { v });
+            }
+            threat = v <= Score::mated_in(MAX_PLY);
+        }
+        if depth <= self.params.razor_depth && eval + self.params.razor_margin * depth < alpha {
+            let v = self.qsearch(pos, alpha, alpha + 1, ply, self.params.qs_checks);
+            if v <= alpha {
+                return ControlFlow::Break(v);
+            }
+        }
+        ControlFlow::Continue(threat)
+    }
+
+    /// The move-ordering context of the node at `ply`: the hash move, the killers, the
+    /// counter-move to the move before and the continuation tables of the two moves before.
+    #[inline]
+    fn ordering_context(&self, ply: usize, tt_move: Option<Move>) -> Context {
+        let idx = self.root + ply;
+        let counter = ply
+            .checked_sub(1)
+            .and_then(|_| self.stack[idx - 1].moved)
+            .and_then(|(p, m)| self.tables.heur.counter[p][m.to().index()]);
+        let cont_at = |k: usize| {
+            (ply >= k)
+                .then(|| self.stack[idx - k].moved)
+                .flatten()
+                .map(|(p, m)| cont_index(p, m.to().index()))
+        };
+        Context {
+            tt_move,
+            killers: self.tables.heur.killers[ply],
+            counter,
+            cont: [cont_at(1), cont_at(2)],
+        }
+    }
+
+    /// Step 7, singular extension of the hash move `m`: it is extended when every other move
+    /// falls well short of its score in a shallower search; when even without it the node
+    /// fails high, the node is cut (multi-cut). Breaks with the node's score (or an abort's),
+    /// or continues with the extension.
+    #[inline]
+    fn singular_extension(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        hit: Option<Hit>,
+        node: &Node,
+        beta: Score,
+    ) -> ControlFlow<Score, i32> {
+        let (depth, ply) = (node.depth, node.ply);
+        let p = &self.params;
+        if depth < p.se_depth || ply as i32 >= p.se_ply_mul * self.root_depth as i32 {
+            return ControlFlow::Continue(0);
+        }
+        let se_tt_depth = depth - p.se_tt_depth;
+        let Some(h) = hit
+            .filter(|h| h.depth >= se_tt_depth && matches!(h.bound, Bound::Lower | Bound::Exact))
+        else {
+            return ControlFlow::Continue(0);
+        };
+        let s = Score::from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
+        if s.is_decisive() || node.repeated {
+            return ControlFlow::Continue(0);
+        }
+        let singular_beta = s - p.se_margin * depth;
+        let se_depth = (depth - 1) / p.se_depth_div;
+        self.excluded[ply] = Some(m);
+        let v = self.negamax(pos, se_depth, singular_beta - 1, singular_beta, ply, false);
+        self.excluded[ply] = None;
+        if self.aborted {
+            ControlFlow::Break(Score::DRAW)
+        } else if v < singular_beta {
+            ControlFlow::Continue(self.params.se_extension)
+        } else if singular_beta >= beta {
+            ControlFlow::Break(singular_beta)
+        } else {
+            ControlFlow::Continue(0)
+        }
+    }
+
+    /// Step 8, move pruning of the `n`th move, a quiet one: late move pruning and futility
+    /// pruning, except for a move that closes the net around the enemy general when well
+    /// ahead. Whether to skip the move.
+    #[inline]
+    fn prune_move(&self, node: &Node, n: usize, best: Score, alpha: Score, hem: &mut Hem) -> bool {
+        if node.pv || node.in_check || node.threat || best <= -Score::MATE + MAX_PLY {
+            return false;
+        }
+        let (p, depth) = (&self.params, node.depth);
+        let lmp = p.lmp_base + depth * depth * if node.improving { p.lmp_improving } else { 1 };
+        let futility = p.fut_base + p.fut_margin * depth;
+        let late = depth <= p.lmp_depth && n as i32 > lmp;
+        let futile = depth <= p.fut_depth && node.eval + futility <= alpha && n > 1;
+        (late || futile) && !hem.get()
+    }
+
+    /// Step 9, the late move reduction of the `n`th move, a quiet one with ordering score
+    /// `order`, searched `new_depth` plies deep at full depth.
+    #[inline]
+    fn reduction(&self, node: &Node, n: usize, new_depth: i32, order: i32, hem: &mut Hem) -> i32 {
+        let (p, depth) = (&self.params, node.depth);
+        if depth < p.lmr_depth || n <= p.lmr_moves as usize || node.in_check {
+            return 0;
+        }
+        let mut r = self.lmr.get(depth, n);
+        if node.pv {
+            r -= p.lmr_pv;
+        }
+        if is_refutation(order) {
+            r -= p.lmr_refutation;
+        }
+        if !node.improving {
+            r += p.lmr_not_improving;
+        }
+        if node.threat {
+            r -= p.lmr_threat;
+        }
+        if hem.get() {
+            r -= p.hem_lmr;
+        }
+        let h = p.lmr_history_max;
+        r -= (order / p.lmr_history_div).clamp(-h, h);
+        r.clamp(0, new_depth - 1)
+    }
+
+    /// Step 10, the histories after move `m` cut the node off: a bonus to it, a malus to the
+    /// moves of its kind tried before it; a quiet cut-off move is also a killer and the
+    /// counter-move to the move before, and its continuations get the bonus.
+    #[inline(always)]
+    fn update_histories(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        node: &Node,
+        tried: &Tried,
+        cont: &[Option<usize>; 2],
+    ) {
+        let p = &self.params;
+        let bonus = (p.hist_bonus_mul * node.depth - p.hist_bonus_sub).min(p.hist_bonus_max);
+        let heur = &mut self.tables.heur;
+        let capture = is_capture(pos, m);
+        if capture {
+            heur.update_capture(pos, m, bonus);
+        }
+        for &c in tried.captures() {
+            heur.update_capture(pos, c, -bonus);
+        }
+        if capture {
+            return;
+        }
+        heur.add_killer(node.ply, m);
+        heur.update_history(pos, m, bonus);
+        heur.update_cont(cont, pos, m, bonus);
+        for &q in tried.quiets() {
+            heur.update_history(pos, q, -bonus);
+            heur.update_cont(cont, pos, q, -bonus);
+        }
+        let before = node
+            .ply
+            .checked_sub(1)
+            .and_then(|_| self.stack[node.idx - 1].moved);
+        if let Some((piece, prev)) = before {
+            heur.counter[piece][prev.to().index()] = Some(m);
+        }
+    }
+
+    /// Step 11, the table store of the node's result `best` with its `bound` and move `mv`:
+    /// a rule-band result (path-dependent) keeps only the move.
+    #[inline(always)]
+    fn store(&mut self, key: u64, node: &Node, best: Score, mv: Option<Move>, bound: Bound) {
+        let (score, bound) = match best.to_tt(node.ply as i32) {
+            Some(s) => (s, bound),
+            None => (0, Bound::None),
+        };
+        let tt = &self.tables.tt;
+        tt.store(key, mv, score, node.static_eval, node.depth, bound);
     }
 
     pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
@@ -597,7 +789,7 @@ impl Searcher {
             };
         }
         let key = pos.key();
-        let hit = self.tt.probe(key);
+        let hit = self.tables.tt.probe(key);
         if let Some(h) = hit {
             if beta - alpha == 1 {
                 if let Some(s) = tt_cutoff(&h, alpha, beta, ply, pos) {
@@ -672,7 +864,8 @@ impl Searcher {
                 Bound::Upper
             };
             if let Some(s) = best.to_tt(ply as i32) {
-                self.tt
+                self.tables
+                    .tt
                     .store(key, best_move, s, stand.max(-Score::INFINITE + 1), 0, bound);
             }
         }

@@ -7,8 +7,9 @@
 //! at once (docs/strength.md, "The search tuned by SPSA at a thirtieth"), except `qs_checks`,
 //! which the mate track sets, and the squash of the network's won scores, which the peers chose
 //! (self-play cannot see either). Where a number was measured on its own, its line says which
-//! section of `docs/strength.md` holds the match. The time allocation's constants live with it
-//! in `time`.
+//! section of `docs/strength.md` holds the match. The numbers that SPSA has not tuned yet (the
+//! time allocation's, the extensions' caps, the reductions' steps, `mate_depth_*`) keep the
+//! values they had as constants before they came here.
 
 /// A number of the search could not be set.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -128,6 +129,11 @@ macro_rules! params {
 }
 
 params! {
+    /// Check extension: a node in check is searched a ply deeper at plies below this many
+    /// times the iteration's depth…
+    check_ext_mul: i32 = 2, 1..=4, step 1;
+    /// …plus this many.
+    check_ext_add: i32 = 8, 0..=32, step 2;
     /// Reverse futility pruning applies at this depth or less.
     rfp_depth: i32 = 2, 1..=12, step 1;
     /// Reverse futility margin per ply of depth (centipawns).
@@ -153,8 +159,14 @@ params! {
     /// network", with the singular extension).
     iir_depth: i32 = 3, 2..=12, step 1;
     /// Singular extension: the hash move is tested at this depth or more (measured with the
-    /// internal iterative reduction).
+    /// internal iterative reduction)…
     se_depth: i32 = 6, 4..=14, step 1;
+    /// …at plies below this many times the iteration's depth…
+    se_ply_mul: i32 = 2, 1..=4, step 1;
+    /// …by a search of `(depth − 1) / se_depth_div` plies without it…
+    se_depth_div: i32 = 2, 1..=4, step 1;
+    /// …and extended this many plies when it is singular.
+    se_extension: i32 = 1, 0..=2, step 1;
     /// Singular extension: the hash entry must be at most this many plies shallower.
     se_tt_depth: i32 = 2, 1..=6, step 1;
     /// Singular extension: the test's bound lies this many centipawns per ply of depth below
@@ -162,24 +174,37 @@ params! {
     se_margin: i32 = 3, 1..=8, step 1;
     /// Late move pruning applies at this depth or less.
     lmp_depth: i32 = 5, 1..=8, step 1;
-    /// Late move pruning: quiet moves past `lmp_base + depth²` are skipped (twice depth² where
-    /// the evaluation is improving).
+    /// Late move pruning: quiet moves past `lmp_base + depth²` are skipped…
     lmp_base: i32 = 4, 1..=12, step 1;
+    /// …or past `lmp_base + lmp_improving · depth²` where the evaluation is improving.
+    lmp_improving: i32 = 2, 1..=4, step 1;
     /// Futility pruning of quiet moves applies at this depth or less.
     fut_depth: i32 = 3, 1..=8, step 1;
     /// Futility margin: this many centipawns…
     fut_base: i32 = 100, 0..=400, step 10;
     /// …plus this many per ply of depth.
     fut_margin: i32 = 84, 20..=300, step 8;
-    /// Late move reductions apply at this depth or more.
+    /// Late move reductions apply at this depth or more…
     lmr_depth: i32 = 2, 2..=8, step 1;
+    /// …to the quiet moves after the first this many.
+    lmr_moves: i32 = 2, 1..=8, step 1;
     /// Late move reduction: `lmr_base + ln(depth) · ln(move number) / lmr_div` plies…
     lmr_base: f64 = 0.6439, -1.0..=2.0, step 0.1;
     /// …with this divisor.
     lmr_div: f64 = 2.1973, 1.0..=5.0, step 0.15;
+    /// Late move reduction: this many plies less at a PV node…
+    lmr_pv: i32 = 1, 0..=3, step 1;
+    /// …this many less for a killer or a counter-move…
+    lmr_refutation: i32 = 1, 0..=3, step 1;
+    /// …this many more where the evaluation is not improving…
+    lmr_not_improving: i32 = 1, 0..=3, step 1;
+    /// …and this many less when the null move showed a mate threat.
+    lmr_threat: i32 = 2, 0..=4, step 1;
     /// Late move reduction: one ply less (more) per this much good (bad) ordering score of a
-    /// quiet move (history and continuations), at most two either way.
+    /// quiet move (history and continuations)…
     lmr_history_div: i32 = 7750, 1000..=32000, step 500;
+    /// …at most this many plies either way.
+    lmr_history_max: i32 = 2, 0..=4, step 1;
     /// History bonus on a cut-off: this many per ply of depth… (docs/strength.md, "The search
     /// re-tuned for the network": linear in depth instead of 4·d²)
     hist_bonus_mul: i32 = 132, 20..=400, step 10;
@@ -200,7 +225,7 @@ params! {
     /// below is noise and the mating quiet move is pruned for a material line that scores
     /// higher (docs/strength.md, "The network's won scores squashed")…
     eval_knee: i32 = 600, 200..=30000, step 100;
-    /// …by this divisor.
+    /// …by this divisor (1: not at all, see `Params::no_squash`).
     eval_knee_div: i32 = 8, 1..=16, step 1;
     /// A side whose static evaluation is at least this many centipawns hunts the general: its
     /// quiet moves that close the net (attack a point the enemy general could step to that
@@ -218,6 +243,29 @@ params! {
     /// Best-move instability decays by this factor each iteration (it stretches the time
     /// target, see `time`).
     instability_decay: f64 = 0.7203, 0.0..=1.0, step 0.05;
+    /// A proven mate in p plies ends the search (unless the GUI asked for a depth) once the
+    /// iteration's depth is over this many times p…
+    mate_depth_mul: i32 = 2, 1..=4, step 1;
+    /// …plus this many.
+    mate_depth_add: i32 = 4, 0..=16, step 1;
+    /// Time (see `time`): a clock without `movestogo` is shared out over this many moves…
+    time_moves: i32 = 30, 5..=80, step 3;
+    /// …and a `movestogo` over at most this many.
+    time_max_moves: i32 = 50, 5..=120, step 5;
+    /// Time: the hard limit is at most this many times the target…
+    time_hard_mul: i32 = 5, 1..=10, step 1;
+    /// …and at most the clock and the increment divided by this…
+    time_hard_div: i32 = 2, 1..=8, step 1;
+    /// …but it may reach the clock divided by this (into the reserve) in any case.
+    time_floor_div: i32 = 8, 2..=32, step 1;
+    /// Time: a move may spend this percentage of the increment…
+    time_inc_pct: i32 = 75, 0..=100, step 5;
+    /// …but not more than the clock divided by this.
+    time_inc_div: i32 = 4, 1..=16, step 1;
+    /// Time: no new iteration starts past this share of the target…
+    time_soft: f64 = 0.6, 0.1..=1.0, step 0.05;
+    /// …stretched by `1 + instability`, the instability counting up to this much.
+    time_instability_max: f64 = 1.5, 0.0..=4.0, step 0.2;
 }
 
 impl Params {
@@ -245,6 +293,12 @@ impl Params {
         }
         self.store(spec.name, value);
         Ok(())
+    }
+
+    /// Switches the squash off (`eval_knee_div` 1, inside its range): the search sees the
+    /// network's evaluation as it is, as the labels of training data must.
+    pub fn no_squash(&mut self) {
+        self.eval_knee_div = 1;
     }
 
     /// The network's evaluation `v` (centipawns) as the search sees it: unchanged within
@@ -339,14 +393,32 @@ mod tests {
     }
 
     #[test]
+    fn the_squash_switched_off_is_the_identity_within_the_ranges() {
+        let mut p = Params::default();
+        p.no_squash();
+        for s in Params::table() {
+            let v = p.get(s.name).unwrap();
+            assert!((s.min..=s.max).contains(&v), "{}: {v}", s.name);
+        }
+        for v in (-40_000..=40_000).step_by(7) {
+            assert_eq!(p.squash(v), v);
+        }
+    }
+
+    #[test]
     fn reductions_are_the_formula() {
-        let p = Params::default();
-        let r = Reductions::new(&p);
-        for depth in -2..70 {
-            for n in 0..70usize {
-                let d = depth.clamp(1, 63) as f64;
-                let m = n.clamp(1, 63) as f64;
-                assert_eq!(r.get(depth, n), (0.6439 + d.ln() * m.ln() / 2.1973) as i32);
+        let mut other = Params::default();
+        other.set("lmr_base", 1.25).unwrap();
+        other.set("lmr_div", 3.5).unwrap();
+        for p in [Params::default(), other] {
+            let r = Reductions::new(&p);
+            for depth in -2..70 {
+                for n in 0..70usize {
+                    let d = depth.clamp(1, 63) as f64;
+                    let m = n.clamp(1, 63) as f64;
+                    let formula = p.lmr_base + d.ln() * m.ln() / p.lmr_div;
+                    assert_eq!(r.get(depth, n), formula as i32);
+                }
             }
         }
     }

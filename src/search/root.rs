@@ -8,7 +8,7 @@
 //! iteration its first entries are the lines, best first (a stable sort by score), and the
 //! next iteration searches the moves in that order.
 
-use super::limits::Watch;
+use super::watch::Watch;
 use super::{threads, Info, InfoSink, Limits, Line, SearchResult, Searcher, Signals};
 use super::{tt, CURRMOVE_AFTER_MS};
 use crate::board::{Game, Move, Position};
@@ -60,23 +60,25 @@ impl Searcher {
     ) -> SearchResult {
         let root_pos = game.position().clone();
         let mut root = legal_root_moves(&root_pos, limits);
-        self.setup(game, Watch::new(signals, limits, root.len()));
+        let watch = Watch::new(signals, limits, root.len(), &self.params);
+        self.setup(game, watch);
         if self.is_main() {
-            self.tt.new_search();
+            self.tables.tt.new_search();
         }
+        if root.is_empty() {
+            return SearchResult::default();
+        }
+        // Stopped before the first iteration completes, the search plays the hash move.
+        self.hash_move_first(&root_pos, &mut root);
         let mut result = SearchResult {
-            best: root.first().map(|r| r.mv),
+            best: Some(root[0].mv),
             ..Default::default()
         };
-        if root.is_empty() {
-            return result;
-        }
-        self.hash_move_first(&root_pos, &mut root);
         self.pool.start(threads::Job {
             game: game.clone(),
             limits: limits.clone(),
             signals: Arc::clone(signals),
-            tt: Arc::clone(&self.tt),
+            tt: Arc::clone(&self.tables.tt),
             multipv: self.multipv,
             network: self.network().cloned(),
             params: self.params.clone(),
@@ -88,7 +90,7 @@ impl Searcher {
 
     /// Moves the hash move, if it is a root move, to the front (the others keep their order).
     fn hash_move_first(&self, pos: &Position, root: &mut [RootMove]) {
-        if let Some(m) = self.tt.probe(pos.key()).and_then(|h| h.mv) {
+        if let Some(m) = self.tables.tt.probe(pos.key()).and_then(|h| h.mv) {
             if let Some(i) = root.iter().position(|r| r.mv == m) {
                 root[..=i].rotate_right(1);
             }
@@ -239,13 +241,6 @@ impl Searcher {
         result.lines = lines.iter().map(RootMove::line).collect();
         self.watch.completed = true;
         self.watch.can_abort = depth >= limits.min_depth.unwrap_or(1);
-        if let Some(n) = limits.nodes.filter(|_| self.watch.can_abort) {
-            // Poll exactly at the limit from now on.
-            self.watch.next_poll = self
-                .watch
-                .next_poll
-                .min(self.nodes + n.saturating_sub(self.total_nodes()));
-        }
     }
 
     /// Reports every line of the completed iteration in `result`.
@@ -262,37 +257,37 @@ impl Searcher {
                 nodes,
                 time_ms: elapsed,
                 nps: nodes * 1000 / elapsed.max(1),
-                hashfull: self.tt.hashfull(),
+                hashfull: self.tables.tt.hashfull(),
                 pv: l.pv.clone(),
             });
         }
     }
 
     /// Whether to start no further iteration after the one in `result`: the mate `go mate`
-    /// asks for, the node limit, the time (never while pondering; an unstable best move gets
+    /// asks for, the node limit (else the next poll comes exactly at it), the time (never while pondering; an unstable best move gets
     /// longer), a proven mate searched deep enough (unless the GUI asked for a depth), a stop.
-    fn stop_after(&self, result: &SearchResult, limits: &Limits, instability: f64) -> bool {
+    fn stop_after(&mut self, result: &SearchResult, limits: &Limits, instability: f64) -> bool {
         let score = result.score;
         if limits.mate.is_some_and(|n| score >= mate_within(n)) {
             return true;
         }
-        if let Some(n) = limits.nodes.filter(|_| self.watch.can_abort) {
-            if self.total_nodes() >= n {
-                return true;
-            }
+        if self.at_node_limit() {
+            return true;
         }
         let signals = &self.watch.signals;
         if let Some(b) = self.watch.budget.filter(|_| !signals.pondering()) {
             // Pondering counts: the search is that much deeper.
-            if b.soft_stop(result.depth, signals.elapsed_ms(), instability)
+            let elapsed = signals.elapsed_ms();
+            if b.soft_stop(result.depth, elapsed, instability, &self.params)
                 || self.watch.out_of_time()
             {
                 return true;
             }
         }
+        let (mul, add) = (self.params.mate_depth_mul, self.params.mate_depth_add);
         let deep_enough = score
             .plies_to_end()
-            .is_some_and(|p| result.depth as i32 > 2 * p + 4);
+            .is_some_and(|p| result.depth as i32 > mul * p + add);
         if deep_enough && score.is_mate() && limits.depth.is_none() {
             return true;
         }
@@ -316,7 +311,7 @@ impl Searcher {
         }
         result.nodes = self.total_nodes();
         result.time_ms = self.watch.signals.elapsed_ms();
-        result.hashfull = self.tt.hashfull();
+        result.hashfull = self.tables.tt.hashfull();
         result
     }
 
@@ -371,7 +366,9 @@ impl Searcher {
                 tt::Bound::Exact
             };
             let mv = self.pv[0][0];
-            self.tt.store(pos.key(), mv, s, Score::DRAW, depth, bound);
+            self.tables
+                .tt
+                .store(pos.key(), mv, s, Score::DRAW, depth, bound);
         }
         best
     }

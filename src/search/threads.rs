@@ -74,15 +74,15 @@ impl Pool {
                     while let Ok(msg) = from.recv() {
                         match msg {
                             Message::Search(job) => {
-                                s.tt = job.tt;
+                                s.tables.tt = job.tt;
                                 s.multipv = job.multipv;
                                 s.params = job.params;
                                 s.use_network(job.network);
                                 s.search(&job.game, &job.limits, &job.signals, &mut NullSink);
                                 // Hold no table between searches: a resize frees it at once.
-                                s.tt = Arc::new(Table::empty());
+                                s.tables.tt = Arc::new(Table::empty());
                             }
-                            Message::Clear => s.heur.clear(),
+                            Message::Clear => s.tables.heur.clear(),
                             Message::Quit => break,
                         }
                         if idle_tx.send(()).is_err() {

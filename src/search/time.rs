@@ -1,7 +1,7 @@
 //! Time allocation: how long one move may take, from the limits of `go`.
 //!
 //! T own time, I increment, M moves to go, O the user's `Move Overhead`, R = `RESERVE_MS` (all
-//! ms). Every clock first loses O + R: R covers the process's own latency on a loaded machine
+//! ms). The numbers below are `Params`' defaults (`time_*`), which a tuner may change. Every clock first loses O + R: R covers the process's own latency on a loaded machine
 //! (waking the search thread, being scheduled, writing the move), O the GUI's or the network's.
 //! R absorbs the scheduling delays of a busy two-core machine (50 ms was not enough: one move
 //! in some 20 000 came 70 ms late); a game at 1 s + 10 ms settles with 150 to 200 ms left.
@@ -13,8 +13,8 @@
 //! clock instead of falling to nothing: a clock that drifts into the reserve still thinks a few
 //! milliseconds a move (a one-ply move at a 0.3 s clock threw away won games, one move in three
 //! at a thirtieth of a peer's clock, see docs/strength.md), and the clock climbs back because
-//! B is less than the increment. The search starts no new iteration past 60 % of the
-//! (instability-scaled) target, once `SOFT_STOP_DEPTH` is reached, and aborts at hard; time
+//! B is less than the increment. The search starts no new iteration past 60 % of the target
+//! (stretched by 1 + the best move's instability, at most 1.5), once `SOFT_STOP_DEPTH` is reached, and aborts at hard; time
 //! spent pondering counts towards the target (the search is that much deeper), the hard limit
 //! runs from `ponderhit` (the clock does), and a `ponderhit` that comes after the target has
 //! passed is answered at once.
@@ -23,6 +23,7 @@
 //! no early stop after an iteration, only the hard limit (or a proven mate, or a single move).
 
 use super::limits::Limits;
+use super::Params;
 
 /// Milliseconds kept back from every clock for the engine process's own latency, on top of the
 /// user's `Move Overhead`.
@@ -62,20 +63,20 @@ impl Budget {
     }
 
     /// Whether to start no new iteration after iteration `depth` and `elapsed_ms` of thinking
-    /// (pondering included), given how unstable the best move has been (0 = stable, up to 1.5).
-    /// Below `SOFT_STOP_DEPTH` only the hard limit stops the search.
-    pub fn soft_stop(&self, depth: u32, elapsed_ms: u64, instability: f64) -> bool {
+    /// (pondering included), given how unstable the best move has been (0 = stable, counted up
+    /// to `time_instability_max`). Below `SOFT_STOP_DEPTH` only the hard limit stops the search.
+    pub fn soft_stop(&self, depth: u32, elapsed_ms: u64, instability: f64, p: &Params) -> bool {
         if self.exact || depth < SOFT_STOP_DEPTH {
             return false;
         }
-        let scale = 1.0 + instability.clamp(0.0, 1.5);
-        let soft = (self.target as f64 * 0.6 * scale) as u64;
+        let scale = 1.0 + instability.clamp(0.0, p.time_instability_max);
+        let soft = (self.target as f64 * p.time_soft * scale) as u64;
         elapsed_ms >= soft.min(self.hard)
     }
 }
 
-/// The budget for `limits`, or `None` when time does not limit the search.
-pub fn budget(limits: &Limits) -> Option<Budget> {
+/// The budget for `limits` by the numbers of `p`, or `None` when time does not limit the search.
+pub fn budget(limits: &Limits, p: &Params) -> Option<Budget> {
     if let Some(x) = limits.movetime {
         return Some(Budget::exact(x.saturating_sub(limits.move_overhead)));
     }
@@ -85,18 +86,27 @@ pub fn budget(limits: &Limits) -> Option<Budget> {
     if c.movestogo == Some(1) {
         return Some(Budget::fixed(avail));
     }
-    let share = increment_share(c.time, c.inc, keep);
+    let share = increment_share(c.time, c.inc, keep, p);
     if avail == 0 && share == 0 {
         return Some(Budget::fixed(0));
     }
-    let mtg = c.movestogo.unwrap_or(30).clamp(1, 50) as u64;
+    let moves = |n: i32| n.max(1) as u32;
+    let mtg = c
+        .movestogo
+        .unwrap_or(moves(p.time_moves))
+        .clamp(1, moves(p.time_max_moves)) as u64;
     let target = (avail / mtg).saturating_add(share);
     // An eighth of the clock may always go into the reserve to finish an iteration: on a
     // machine shared with the opponent the search can be held up a few milliseconds.
+    let div = |d: i32| d.max(1) as u64;
     let hard = target
-        .saturating_mul(5)
-        .min(c.time / 2 + c.inc / 2)
-        .min(avail.saturating_add(share).max(c.time / 8))
+        .saturating_mul(p.time_hard_mul.max(1) as u64)
+        .min(c.time / div(p.time_hard_div) + c.inc / div(p.time_hard_div))
+        .min(
+            avail
+                .saturating_add(share)
+                .max(c.time / div(p.time_floor_div)),
+        )
         .max(1);
     Some(Budget {
         target: target.min(hard).max(1),
@@ -105,13 +115,14 @@ pub fn budget(limits: &Limits) -> Option<Budget> {
     })
 }
 
-/// The part of the increment a move may spend on a clock of `time` ms: three quarters of it,
-/// in proportion to the clock once the clock is inside the reserve `keep`, and never more than
-/// a quarter of the clock.
-fn increment_share(time: u64, inc: u64, keep: u64) -> u64 {
+/// The part of the increment a move may spend on a clock of `time` ms: three quarters of it
+/// (`time_inc_pct`), in proportion to the clock once the clock is inside the reserve `keep`, and
+/// never more than a quarter of the clock (`time_inc_div`).
+fn increment_share(time: u64, inc: u64, keep: u64, p: &Params) -> u64 {
     let inside = time.min(keep) as u128;
-    let share = 3 * inc as u128 * inside / (4 * keep.max(1) as u128);
-    (share as u64).min(time / 4)
+    let pct = p.time_inc_pct.clamp(0, 100) as u128;
+    let share = pct * inc as u128 * inside / (100 * keep.max(1) as u128);
+    (share as u64).min(time / p.time_inc_div.max(1) as u64)
 }
 
 #[cfg(test)]
@@ -119,8 +130,14 @@ mod tests {
     use super::*;
     use crate::search::Clock;
 
+    /// The budget at the default numbers.
+    fn budget(limits: &Limits) -> Option<Budget> {
+        super::budget(limits, &Params::default())
+    }
+
     #[test]
     fn budgets() {
+        let p = Params::default();
         let mut l = Limits {
             movetime: Some(500),
             move_overhead: 10,
@@ -129,7 +146,7 @@ mod tests {
         let b = budget(&l).unwrap();
         assert_eq!((b.target, b.hard, b.exact), (490, 490, true));
         // movetime never stops early, however long ago the last iteration ended.
-        assert!(!b.soft_stop(20, 489, 0.0));
+        assert!(!b.soft_stop(20, 489, 0.0, &p));
         l.movetime = None;
         l.clock = Some(Clock {
             time: 1000,
@@ -144,10 +161,10 @@ mod tests {
         // A clock budget stops after an iteration past 60 % of its target, later when the
         // best move is unstable.
         assert!(!b.exact);
-        assert!(b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 0.0));
-        assert!(!b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 1.0));
+        assert!(b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 0.0, &p));
+        assert!(!b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 1.0, &p));
         // Below the shallowest stopping depth only the hard limit ends the search.
-        assert!(!b.soft_stop(SOFT_STOP_DEPTH - 1, b.hard, 0.0));
+        assert!(!b.soft_stop(SOFT_STOP_DEPTH - 1, b.hard, 0.0, &p));
         l.clock = Some(Clock {
             time: 3000,
             inc: 0,

@@ -205,7 +205,7 @@ pub enum TuneError {
 
 /// Reads the games and keeps their quiet positions.
 fn load(args: &Config, out: &mut String) -> Result<Vec<Sample>, TuneError> {
-    let mut searcher = Searcher::new(16);
+    let mut searcher = Searcher::default();
     let mut samples = Vec::new();
     let (mut games, mut skipped) = (0, 0);
     for path in &args.pgn {

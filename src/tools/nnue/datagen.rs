@@ -502,7 +502,7 @@ pub fn run(args: &Config) -> Result<Summary, DatagenError> {
             searcher.set_network(network);
             // Labels stay in the network's own units: the search's squash of won scores
             // (`Params::squash`) is for its margins, not for training targets.
-            searcher.params_mut().eval_knee = i32::MAX;
+            searcher.params_mut().no_squash();
             loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 if i >= max_games || stopped(&stop) {
