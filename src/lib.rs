@@ -7,12 +7,15 @@
 //! table, threads, time, skill levels, bench); `protocol` (UCI and UCCI text, the controller).
 //! Above it, behind the default feature `tools`: `tools` (matches, the network's data and
 //! trainer, fitting), which only the binary's commands use; the engine half never names them.
-//! `path` (grid shortest paths) stands apart.
+//! `path` (grid shortest paths) stands apart. Beneath everything, `host`: the clock, threads
+//! of work and polling, the standard library's natively and the page's in a browser, where
+//! `web` (built for `wasm32-unknown-unknown` only) is the engine's entry point.
 
 #![warn(missing_docs)]
 
 pub mod board;
 pub mod eval;
+pub mod host;
 pub mod path;
 pub mod protocol;
 pub mod psq;
@@ -20,3 +23,5 @@ pub mod score;
 pub mod search;
 #[cfg(feature = "tools")]
 pub mod tools;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub mod web;

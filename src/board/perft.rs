@@ -1,7 +1,7 @@
 //! Perft: counting the leaves of the legal move tree, the proof of the move generator.
 
 use crate::board::{Move, Position};
-use std::time::Instant;
+use crate::host::Instant;
 
 /// Number of leaf nodes `depth` plies below `pos` (bulk-counted at the last ply).
 pub fn perft(pos: &Position, depth: u32) -> u64 {

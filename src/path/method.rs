@@ -13,8 +13,8 @@ use super::jps::Jps;
 use super::jpsplus::{JpsPlus, JumpTable};
 use super::subgoal::{SubgoalGraph, SubgoalSearch};
 use super::textbook::{self, Textbook};
+use crate::host::Instant;
 use std::sync::OnceLock;
-use std::time::Instant;
 
 /// A search method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

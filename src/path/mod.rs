@@ -36,13 +36,13 @@ mod stamp;
 pub mod subgoal;
 pub mod textbook;
 
+use crate::host::Instant;
 use astar::{Heuristic, Moves, Outcome, Query, MAX_STATES};
 use grid::{Grid, GridError};
 pub use method::{MapData, Method};
 use scen::ScenError;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Largest accepted energy budget.
 pub const MAX_ENERGY: u32 = 100_000;

@@ -4,8 +4,8 @@ use super::astar::{Heuristic, Moves, Query};
 use super::cache::{self, Source};
 use super::grid::{Grid, GridError};
 use super::method::{MapData, Method, Workspace};
+use crate::host::Instant;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 /// One scenario line.
 #[derive(Clone, Debug)]
