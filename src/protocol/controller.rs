@@ -22,14 +22,13 @@ use super::output::{final_info, score_text, Out, ProtocolSink};
 use super::Dialect;
 use crate::board::{fen, Game, Move, Position};
 use crate::eval::nnue::Network;
+use crate::host::{Instant, JoinHandle};
 use crate::score::Score;
 use crate::search::{Bound, SearchResult, Searcher, Signals};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
-use std::thread::JoinHandle;
-use std::time::Instant;
 
 /// Engine name and version as announced.
 pub const NAME: &str = concat!("Chariot ", env!("CARGO_PKG_VERSION"));
@@ -463,7 +462,7 @@ impl Controller {
     fn path(&mut self, args: Vec<String>) {
         let out = self.out.clone();
         self.paths.retain(|job| !job.is_finished());
-        self.paths.push(std::thread::spawn(move || {
+        self.paths.push(crate::host::spawn(move || {
             match crate::path::command(&args) {
                 Ok(text) => out.line(&text),
                 Err(e) => out.info_string(&format!("path: {}", command::echo_text(&e.to_string()))),
@@ -626,7 +625,7 @@ impl Controller {
             Arc::clone(&signals),
             Arc::clone(&draw_offer),
         );
-        let handle = std::thread::spawn(move || {
+        let handle = crate::host::spawn(move || {
             let (searcher, text) = work(searcher, &thread_signals, &thread_draw_offer);
             // Set before the answer goes out: whatever the GUI sends once it has read the
             // answer must find the work finished.

@@ -11,11 +11,11 @@ pub mod go;
 pub mod options;
 pub mod output;
 
+use crate::host::Instant;
 use controller::{Controller, Event};
 use output::Out;
 use std::io::{BufRead, IsTerminal};
 use std::sync::mpsc::{self, Sender};
-use std::time::Instant;
 
 /// The two dialects, chosen by the handshake; the engine's protocol loop and the match runner
 /// (which talks to engines of either kind) share this type.

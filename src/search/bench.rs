@@ -6,9 +6,9 @@
 //! default evaluation (the embedded network) unless another is asked for.
 
 use crate::board::{Game, Position};
+use crate::host::Instant;
 use crate::search::{Limits, NullSink, Searcher, Signals};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// The bench positions (FENs), one per line of `positions/bench.epd`.
 pub const POSITIONS: &str = include_str!("../../positions/bench.epd");

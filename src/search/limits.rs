@@ -3,8 +3,8 @@
 //! `watch`'s business.
 
 use crate::board::Move;
+use crate::host::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
 
 /// The side to move's clock, in milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -426,6 +426,8 @@ impl Searcher {
     fn check_limits(&mut self) {
         self.watch.next_poll = self.nodes + POLL_NODES;
         self.publish_nodes();
+        // In a browser, the lines that arrived (a `stop`) are read here.
+        crate::host::poll();
         if self.halted() || self.watch.out_of_time() {
             self.aborted = true;
             return;

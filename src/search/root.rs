@@ -297,7 +297,7 @@ impl Searcher {
     /// Holds the result while the GUI still waits for `stop` (infinite, or pondering).
     fn hold(&self, limits: &Limits) {
         while (limits.infinite || self.watch.signals.pondering()) && !self.halted() {
-            std::thread::sleep(std::time::Duration::from_millis(1));
+            crate::host::pause(std::time::Duration::from_millis(1));
         }
     }
 
