@@ -59,6 +59,8 @@ impl Write for PageWriter {
 /// The input split into lines as the native reader splits stdin.
 #[derive(Default)]
 struct Lines {
+    /// Where the page copies its input (kept: it is read at every polling point).
+    chunk: Vec<u8>,
     partial: Vec<u8>,
     too_long: bool,
 }
@@ -66,11 +68,13 @@ struct Lines {
 impl Lines {
     /// Reads what the page has queued and appends each complete line to `inbox`.
     fn read(&mut self, inbox: &mut VecDeque<Event>) {
-        let mut chunk = vec![0u8; 1 << 16];
+        let mut chunk = std::mem::take(&mut self.chunk);
+        chunk.resize(1 << 16, 0);
         loop {
             // SAFETY: `chunk` has `chunk.len()` writable bytes; the page writes at most that many.
             let n = unsafe { input(chunk.as_mut_ptr(), chunk.len()) }.min(chunk.len());
             if n == 0 {
+                self.chunk = chunk;
                 return;
             }
             for part in chunk[..n].split_inclusive(|&b| b == b'\n') {

@@ -795,6 +795,11 @@ fn development_md() {
     check_file("docs/development.md", false);
 }
 
+#[test]
+fn web_md() {
+    check_file("docs/web.md", false);
+}
+
 /// The examples marked `<!-- slow: REASON -->`, run with `--ignored`.
 #[test]
 #[ignore = "slow examples: cargo test --release --test docs -- --ignored"]
@@ -879,6 +884,7 @@ fn every_page_is_checked() {
         "nnue.md",
         "path.md",
         "strength.md",
+        "web.md",
     ];
     assert_eq!(
         pages, tested,

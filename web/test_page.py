@@ -1,0 +1,184 @@
+"""The page in headless Chromium: the engine object, a move on the board, stop, a screenshot.
+
+Run by tests/web.rs (`cargo test --release --test web -- --ignored`) after `bash scripts/web.sh`;
+needs Debian's chromium and chromium-driver and the packages of web/requirements-test.txt.
+
+    python web/test_page.py --native target/release/chariot [--site target/web]
+        [--screenshot target/web-page.png]
+
+Each check compares with the native binary where it can; the measures (load time, stop
+latency, nodes/s) are printed as `name: value` lines.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import serve  # noqa: E402
+
+os.environ.setdefault("SE_OFFLINE", "true")  # never download a browser or a driver
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1000,860",
+]
+
+# Sends lines to window.chariot and answers the lines it writes up to one matching `until`.
+SESSION = """
+const [lines, until, done] = arguments;
+const seen = [];
+const listen = (line) => {
+  seen.push(line);
+  if (new RegExp(until).test(line)) { window.chariot.removeMessageListener(listen); done(seen); }
+};
+window.chariot.addMessageListener(listen);
+for (const line of lines) window.chariot.postMessage(line);
+"""
+
+# `go infinite`, then `stop` once the search is under way: the milliseconds until `bestmove`.
+STOP = """
+const done = arguments[0];
+let sent = null;
+const listen = (line) => {
+  if (sent === null && /^info depth 8 /.test(line)) {
+    sent = performance.now();
+    window.chariot.postMessage("stop");
+  } else if (/^bestmove/.test(line)) {
+    window.chariot.removeMessageListener(listen);
+    done(sent === null ? -1 : performance.now() - sent);
+  }
+};
+window.chariot.addMessageListener(listen);
+window.chariot.postMessage("position startpos moves h2e2 h9g7");
+window.chariot.postMessage("go infinite");
+"""
+
+# Lines that start no search (a search's output depends on the clock).
+BAD_LINES = [
+    "go depth 0",
+    "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w",
+    "position startpos moves h2e2 h2e2",
+    "setoption name Hash value lots",
+    "setoption name NoSuchOption value 1",
+    "setoption name Skill Level value 99",
+    "position fen",
+    "frobnicate",
+    "x" * 100,
+]
+
+
+def native(binary, lines):
+    """The native engine's output for `lines` (stdin closed after them)."""
+    run = subprocess.run([binary], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120)
+    return run.stdout.splitlines()
+
+
+def last_info(lines, depth):
+    """(nodes, bestmove) of the depth-`depth` report and the terminal line."""
+    info = [l for l in lines if l.startswith(f"info depth {depth} ")][-1].split()
+    best = [l for l in lines if l.startswith("bestmove")][-1].split()[1]
+    return int(info[info.index("nodes") + 1]), best
+
+
+def check(ok, what):
+    if not ok:
+        raise SystemExit(f"FAILED: {what}")
+    print(f"ok: {what}")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--native", required=True, help="the native chariot binary")
+    p.add_argument("--site", default="target/web")
+    p.add_argument("--screenshot", default="target/web-page.png")
+    p.add_argument("--chromium", default="/usr/bin/chromium")
+    p.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    args = p.parse_args()
+
+    server = serve.serve(args.site, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = args.chromium
+    for flag in FLAGS:
+        options.add_argument(flag)
+    profile = tempfile.TemporaryDirectory()
+    options.add_argument(f"--user-data-dir={profile.name}")
+    driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
+    try:
+        driver.set_script_timeout(180)
+        t0 = time.monotonic()
+        driver.get(url)
+        ready = driver.execute_async_script(
+            "const done = arguments[0]; window.chariot.ready.then("
+            "() => done(window.chariot.loadMs), (e) => done('error: ' + e.message));"
+        )
+        check(isinstance(ready, int), f"window.chariot.ready resolves ({ready})")
+        print(f"load: {ready} ms from the script's start ({time.monotonic() - t0:.2f} s with the page)")
+
+        # The same engine: depth 6 from the README's position, as natively.
+        lines = ["position startpos moves h2e2 h9g7", "go depth 6"]
+        want = last_info(native(args.native, lines), 6)
+        seen = driver.execute_async_script(SESSION, ["ucinewgame"] + lines, "^bestmove")
+        got = last_info(seen, 6)
+        check(got == want, f"depth 6: nodes and bestmove {got} (native {want})")
+
+        # Bad lines are answered as natively.
+        want = native(args.native, BAD_LINES + ["isready"])
+        seen = driver.execute_async_script(SESSION, BAD_LINES + ["isready"], "^readyok$")
+        check(seen == want, "bad lines answered as natively:\n  " + "\n  ".join(seen))
+
+        # A move on the board gets a legal reply.
+        driver.find_element(By.CSS_SELECTOR, '[data-sq="h2"]').click()
+        driver.find_element(By.CSS_SELECTOR, '[data-sq="e2"]').click()
+        moves_el = driver.find_element(By.ID, "moves")
+        WebDriverWait(driver, 30).until(lambda d: len(moves_el.get_attribute("data-moves").split()) >= 2)
+        moves = moves_el.get_attribute("data-moves").split()
+        legal = driver.execute_script("return window.chariot.rules(arguments[0]).ok", "startpos moves " + " ".join(moves))
+        check(moves[0] == "h2e2" and len(moves) == 2 and legal, f"the board's move h2e2 answered by {moves[1]}")
+
+        # `stop` ends `go infinite` at once.
+        latencies = [driver.execute_async_script(STOP) for _ in range(3)]
+        check(all(0 <= l < 200 for l in latencies), f"stop ends go infinite in {max(latencies):.1f} ms")
+        print(f"stop latency: {', '.join(f'{l:.1f}' for l in latencies)} ms")
+
+        # Speed: bench through the engine object.
+        seen = driver.execute_async_script(SESSION, ["bench"], r"^\d+ nodes \d+ nps$")
+        page_nodes, page_nps = seen[-1].split()[0], seen[-1].split()[2]
+        native_bench = subprocess.run([args.native, "bench"], capture_output=True, text=True, timeout=300)
+        nodes, native_nps = native_bench.stdout.splitlines()[-1].split()[0::2]
+        check(page_nodes == nodes, f"bench signature {page_nodes} as natively")
+        print(f"nodes/s: page {page_nps}, native {native_nps} ({int(page_nps) / int(native_nps):.2f} of native)")
+
+        # The analysis pane, then the screenshot.
+        driver.find_element(By.ID, "analyse").click()
+        WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "a-pv").text.strip() not in ("", "–"))
+        time.sleep(1.5)
+        driver.find_element(By.ID, "analyse").click()
+        driver.save_screenshot(args.screenshot)
+        print(f"screenshot: {args.screenshot}")
+    finally:
+        driver.quit()
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
