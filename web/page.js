@@ -175,6 +175,7 @@ function analyse() {
 }
 
 function play(move) {
+  if (!state.info.legal.includes(move)) { say(`Illegal move ${move}: not a legal move in this position.`); return false; }
   const err = setGame(state.start, state.moves.concat([move]));
   if (err) { say("Illegal move " + move + ": " + err); return false; }
   say("");

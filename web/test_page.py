@@ -155,6 +155,21 @@ def main():
         legal = driver.execute_script("return window.chariot.rules(arguments[0]).ok", "startpos moves " + " ".join(moves))
         check(moves[0] == "h2e2" and len(moves) == 2 and legal, f"the board's move h2e2 answered by {moves[1]}")
 
+        # A bad FEN or move typed in: one message, the game unchanged.
+        for field, text, button, words in [
+            ("fen", "rnbakabnr/9/9 w", "set-fen", "Bad FEN"),
+            ("move-in", "a0a5", "play", "Illegal move a0a5"),
+            ("move-in", "zz", "play", "Not a move"),
+        ]:
+            box = driver.find_element(By.ID, field)
+            box.clear()
+            box.send_keys(text)
+            driver.find_element(By.ID, button).click()
+            message = driver.find_element(By.ID, "message").text
+            same = moves_el.get_attribute("data-moves").split() == moves
+            check(message.startswith(words) and same, f"typed {text!r}: {message!r}, the game unchanged")
+            box.clear()
+
         # `stop` ends `go infinite` at once.
         latencies = [driver.execute_async_script(STOP) for _ in range(3)]
         check(all(0 <= l < 200 for l in latencies), f"stop ends go infinite in {max(latencies):.1f} ms")
