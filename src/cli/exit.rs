@@ -232,7 +232,7 @@ impl Kind for SoakError {
     fn exit(&self) -> Exit {
         match self {
             SoakError::Command(_) | SoakError::Spawn(_) => Exit::BadInput,
-            SoakError::Network(_) => Exit::Failed,
+            SoakError::Network { .. } => Exit::Failed,
             SoakError::Load(e) => e.exit(),
         }
     }
