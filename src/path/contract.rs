@@ -33,7 +33,7 @@
 
 use super::astar::{Moves, Outcome, Prepared, Query, RadixHeap, Solution};
 use super::stamp::{self, Generation, CLOSED};
-use super::subgoal::{fill, octile_cost, Info, SubgoalGraph, LANDMARKS};
+use super::subgoal::{fill, landmark_bounds, octile_cost, Info, SubgoalGraph, LANDMARKS};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -608,40 +608,21 @@ impl CoreHeuristic {
     /// reaches directly): each link's distance, give or take the link's octile length.
     fn new(sg: &SubgoalGraph, h: &Hierarchy, links: &[u32], ends: &Ends) -> CoreHeuristic {
         let goal = ends.xy[GOAL];
-        let mut lo = [f64::NEG_INFINITY; LANDMARKS];
-        let mut hi = [f64::INFINITY; LANDMARKS];
-        for &v in links {
-            let lm = &sg.info[v as usize].lm;
-            let extra = if ends.id[GOAL] != 0 {
-                0.0
-            } else {
-                let (x, y) = sg.xy[v as usize];
-                octile_cost((x as i64, y as i64), goal, 1.0, std::f64::consts::SQRT_2)
-            };
-            if lm[0] >= 0.0 {
-                for k in 0..LANDMARKS {
-                    let d = lm[k] as f64;
-                    lo[k] = lo[k].max(d - extra);
-                    hi[k] = hi[k].min(d + extra);
-                }
-            }
-        }
-        let eps = sg.lm_eps as f64;
+        let (lo, hi) = landmark_bounds(
+            sg,
+            links.iter().map(|&v| {
+                let extra = if ends.id[GOAL] != 0 {
+                    0.0
+                } else {
+                    let (x, y) = sg.xy[v as usize];
+                    octile_cost((x as i64, y as i64), goal, 1.0, std::f64::consts::SQRT_2)
+                };
+                (v, extra)
+            }),
+        );
         CoreHeuristic {
-            lo: lo.map(|l| {
-                if l.is_finite() {
-                    (l - eps) as f32
-                } else {
-                    -1e30
-                }
-            }),
-            hi: hi.map(|h| {
-                if h.is_finite() {
-                    (h + eps) as f32
-                } else {
-                    1e30
-                }
-            }),
+            lo,
+            hi,
             scale: h.diagonal as f64 / std::f64::consts::SQRT_2 * (1.0 - 1e-9),
             goal,
         }

@@ -349,7 +349,7 @@ pub struct SubgoalSearch {
 }
 
 /// A bound no landmark difference reaches.
-const FAR: f32 = 1e30;
+pub(super) const FAR: f32 = 1e30;
 
 impl SubgoalSearch {
     /// Empty memory.
@@ -599,35 +599,19 @@ struct GoalBounds {
 impl GoalBounds {
     fn new(sg: &SubgoalGraph, e: &Ends, goal_links: &[u32]) -> GoalBounds {
         let unit_octile = |a, b| octile_cost(a, b, 1.0, std::f64::consts::SQRT_2);
-        let mut lo = [f64::NEG_INFINITY; LANDMARKS];
-        let mut hi = [f64::INFINITY; LANDMARKS];
-        let mut bound = |b: u32, extra: f64| {
-            let lm = &sg.info[b as usize].lm;
-            if lm[0] >= 0.0 {
-                for k in 0..LANDMARKS {
-                    let d = lm[k] as f64;
-                    lo[k] = lo[k].max(d - extra);
-                    hi[k] = hi[k].min(d + extra);
-                }
-            }
-        };
-        if e.t_id != 0 {
-            bound(e.t_id - 1, 0.0);
+        let (lo, hi) = if e.t_id != 0 {
+            landmark_bounds(sg, [(e.t_id - 1, 0.0)])
         } else {
-            for &v in goal_links {
-                bound(v, unit_octile(e.node_xy(sg, v), e.txy));
-            }
-        }
-        let eps = sg.lm_eps as f64;
+            landmark_bounds(
+                sg,
+                goal_links
+                    .iter()
+                    .map(|&v| (v, unit_octile(e.node_xy(sg, v), e.txy))),
+            )
+        };
         GoalBounds {
-            lo: lo.map(|l| {
-                if l.is_finite() {
-                    (l - eps) as f32
-                } else {
-                    -FAR
-                }
-            }),
-            hi: hi.map(|h| if h.is_finite() { (h + eps) as f32 } else { FAR }),
+            lo,
+            hi,
             scale: e.diagonal / std::f64::consts::SQRT_2,
         }
     }
@@ -649,6 +633,38 @@ impl GoalBounds {
         }
         acc.into_iter().fold(0f32, |x, y| if y > x { y } else { x })
     }
+}
+
+/// Bounds on a goal's landmark distances (steps 1 and √2) from the subgoals it reaches
+/// directly: each `(subgoal, extra)` bounds them to that subgoal's own, give or take `extra`
+/// (the length between them), and the bounds are widened by the landmarks' rounding. A subgoal
+/// outside the landmarks' component bounds nothing; no bound at all is ±`FAR`.
+pub(super) fn landmark_bounds(
+    sg: &SubgoalGraph,
+    links: impl IntoIterator<Item = (u32, f64)>,
+) -> ([f32; LANDMARKS], [f32; LANDMARKS]) {
+    let mut lo = [f64::NEG_INFINITY; LANDMARKS];
+    let mut hi = [f64::INFINITY; LANDMARKS];
+    for (b, extra) in links {
+        let lm = &sg.info[b as usize].lm;
+        if lm[0] >= 0.0 {
+            for k in 0..LANDMARKS {
+                let d = lm[k] as f64;
+                lo[k] = lo[k].max(d - extra);
+                hi[k] = hi[k].min(d + extra);
+            }
+        }
+    }
+    let eps = sg.lm_eps as f64;
+    let lo = lo.map(|l| {
+        if l.is_finite() {
+            (l - eps) as f32
+        } else {
+            -FAR
+        }
+    });
+    let hi = hi.map(|h| if h.is_finite() { (h + eps) as f32 } else { FAR });
+    (lo, hi)
 }
 
 /// The cells of a path through `nodes` (cells of the bordered layout, each h-reachable from
