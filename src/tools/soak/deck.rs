@@ -35,64 +35,42 @@ pub enum Toggle {
     UseNnue,
 }
 
-/// The engine options the soak sets, by their UCI names in `OPTIONS`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Opt {
-    Threads,
-    Hash,
-    MultiPv,
-    Ponder,
-    Skill,
-    LimitStrength,
-    Elo,
-    ClearHash,
-    ShowWdl,
-    EvalFile,
-    UseNnue,
-}
+/// An engine option the soak sets: its row in `OPTIONS`.
+#[derive(Clone, Copy)]
+pub(super) struct Opt(&'static Spec);
 
 impl Opt {
-    /// The option's row in `OPTIONS`.
-    pub(super) fn spec(self) -> &'static Spec {
-        let uci = match self {
-            Opt::Threads => "Threads",
-            Opt::Hash => "Hash",
-            Opt::MultiPv => "MultiPV",
-            Opt::Ponder => "Ponder",
-            Opt::Skill => "Skill Level",
-            Opt::LimitStrength => "UCI_LimitStrength",
-            Opt::Elo => "UCI_Elo",
-            Opt::ClearHash => "Clear Hash",
-            Opt::ShowWdl => "UCI_ShowWDL",
-            Opt::EvalFile => "EvalFile",
-            Opt::UseNnue => "Use NNUE",
-        };
-        OPTIONS
+    /// The option whose UCI name is `uci`.
+    pub(super) fn named(uci: &str) -> Opt {
+        Opt(OPTIONS
             .iter()
             .find(|s| s.uci == Some(uci))
-            .expect("every option the soak sets is a row of OPTIONS")
+            .expect("every option the soak sets is a row of OPTIONS"))
+    }
+
+    /// `UCI_Elo`, set with `UCI_LimitStrength`.
+    pub(super) fn elo() -> Opt {
+        Opt::named("UCI_Elo")
     }
 
     /// The UCI name.
     pub(super) fn uci(self) -> &'static str {
-        let spec = self.spec();
-        spec.uci.or(spec.ucci).unwrap_or_default()
+        self.0.uci.or(self.0.ucci).unwrap_or_default()
     }
 
     /// The UCCI name.
     pub(super) fn ucci(self) -> &'static str {
-        let spec = self.spec();
-        spec.ucci.or(spec.uci).unwrap_or_default()
+        self.0.ucci.or(self.0.uci).unwrap_or_default()
     }
 
     /// The default of a check option (false for any other).
     pub(super) fn check_default(self) -> bool {
-        matches!(self.spec().kind, Kind::Check { default: true })
+        matches!(self.0.kind, Kind::Check { default: true })
     }
 
     /// The default of a spin option (0 for any other).
     pub(super) fn spin_default(self) -> u32 {
-        match self.spec().kind {
+        match self.0.kind {
             Kind::Spin { default, .. } => u32::try_from(default).unwrap_or(0),
             _ => 0,
         }
@@ -118,23 +96,26 @@ impl Toggle {
 
     /// The engine option it changes.
     pub(super) fn option(self) -> Opt {
-        match self {
-            Toggle::Threads => Opt::Threads,
-            Toggle::Hash => Opt::Hash,
-            Toggle::MultiPv => Opt::MultiPv,
-            Toggle::Ponder => Opt::Ponder,
-            Toggle::Skill => Opt::Skill,
-            Toggle::LimitStrength => Opt::LimitStrength,
-            Toggle::ClearHash => Opt::ClearHash,
-            Toggle::ShowWdl => Opt::ShowWdl,
-            Toggle::EvalFileBad | Toggle::EvalFileBuiltIn | Toggle::EvalFileOther => Opt::EvalFile,
-            Toggle::UseNnue => Opt::UseNnue,
-        }
+        Opt::named(match self {
+            Toggle::Threads => "Threads",
+            Toggle::Hash => "Hash",
+            Toggle::MultiPv => "MultiPV",
+            Toggle::Ponder => "Ponder",
+            Toggle::Skill => "Skill Level",
+            Toggle::LimitStrength => "UCI_LimitStrength",
+            Toggle::ClearHash => "Clear Hash",
+            Toggle::ShowWdl => "UCI_ShowWDL",
+            Toggle::EvalFileBad | Toggle::EvalFileBuiltIn | Toggle::EvalFileOther => "EvalFile",
+            Toggle::UseNnue => "Use NNUE",
+        })
     }
 
     /// Whether the change concerns the evaluation (and so `eval` is always checked after it).
     pub(super) fn about_eval(self) -> bool {
-        self.option() == Opt::EvalFile || self == Toggle::UseNnue
+        matches!(
+            self,
+            Toggle::EvalFileBad | Toggle::EvalFileBuiltIn | Toggle::EvalFileOther | Toggle::UseNnue
+        )
     }
 
     /// The name in the report: the option's UCI name, and for `EvalFile` which kind of file.
@@ -188,8 +169,12 @@ mod tests {
             assert!(!o.uci().is_empty() && !o.ucci().is_empty(), "{t:?}");
         }
         assert_eq!(Toggle::Skill.name(), "Skill Level");
-        assert_eq!(Opt::Elo.ucci(), "ucielo");
-        assert_eq!(i64::from(Opt::Hash.spin_default()), DEFAULT_HASH_MB);
-        assert!(Opt::UseNnue.check_default() && !Opt::Ponder.check_default());
+        assert_eq!(Opt::elo().ucci(), "ucielo");
+        assert_eq!(
+            i64::from(Toggle::Hash.option().spin_default()),
+            DEFAULT_HASH_MB
+        );
+        assert!(Toggle::UseNnue.option().check_default());
+        assert!(!Toggle::Ponder.option().check_default());
     }
 }

@@ -4,7 +4,7 @@
 //! a running search, `info` lines kept for the checks at its end, ASCII only, no keyword inside
 //! another line. Also `isready`, stopping a ponder search, memory and `quit`.
 
-use super::deck::Opt;
+use super::deck::Toggle;
 use super::game::check_answer;
 use super::{Report, Shared};
 use crate::board::{Game, Move, Position};
@@ -58,15 +58,15 @@ impl Default for Opts {
     /// The engine's defaults, from `OPTIONS`.
     fn default() -> Self {
         Opts {
-            threads: Opt::Threads.spin_default(),
-            hash: Opt::Hash.spin_default(),
-            max_hash: Opt::Hash.spin_default(),
-            multipv: Opt::MultiPv.spin_default(),
-            ponder: Opt::Ponder.check_default(),
-            skill: Opt::Skill.spin_default(),
-            limit: Opt::LimitStrength.check_default(),
-            wdl: Opt::ShowWdl.check_default(),
-            nnue: Opt::UseNnue.check_default(),
+            threads: Toggle::Threads.option().spin_default(),
+            hash: Toggle::Hash.option().spin_default(),
+            max_hash: Toggle::Hash.option().spin_default(),
+            multipv: Toggle::MultiPv.option().spin_default(),
+            ponder: Toggle::Ponder.option().check_default(),
+            skill: Toggle::Skill.option().spin_default(),
+            limit: Toggle::LimitStrength.option().check_default(),
+            wdl: Toggle::ShowWdl.option().check_default(),
+            nnue: Toggle::UseNnue.option().check_default(),
             net: 0,
         }
     }

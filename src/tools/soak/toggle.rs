@@ -88,7 +88,7 @@ impl Proc {
             Toggle::LimitStrength => {
                 if !o.limit {
                     let elo = rng.random_range(skill::MIN_ELO..=skill::MAX_ELO);
-                    self.setoption(rng, Opt::Elo, Some(&elo.to_string()))?;
+                    self.setoption(rng, Opt::elo(), Some(&elo.to_string()))?;
                 }
                 self.flip(rng, opt, !o.limit)?;
                 self.opts.limit = !o.limit;
