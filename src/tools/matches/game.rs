@@ -271,8 +271,8 @@ pub fn play(
                 break lose(failure(e, clocks.controls[si], wait));
             }
         };
-        if let Err(what) = clocks.charge(setup, si, ms) {
-            break lose(what);
+        if let Err(e) = clocks.charge(setup, si, ms) {
+            break lose(e.to_string());
         }
         let text = match answer {
             Answer::Move(_, true) => break lose("resigned".into()),
@@ -395,14 +395,14 @@ impl Clocks {
     }
 
     /// Charges side `si` the `ms` its move took (adding the increment, and the base at a new
-    /// time control); `Err` with the words of a loss on time.
-    fn charge(&mut self, setup: &Setup, si: usize, ms: u64) -> Result<(), String> {
+    /// time control); `Err` when the move overstepped the time.
+    fn charge(&mut self, setup: &Setup, si: usize, ms: u64) -> Result<(), LostOnTime> {
         match self.controls[si] {
             TimeControl::Clock { base, inc, moves } => {
                 let left = self.left[si];
                 self.left[si] -= ms as i64;
                 if self.left[si] < -(setup.margin as i64) {
-                    return Err(format!("lost on time ({ms} ms used, {left} ms left)"));
+                    return Err(LostOnTime::Clock { ms, left });
                 }
                 self.made[si] += 1;
                 self.left[si] = self.left[si].max(0) + inc as i64;
@@ -411,12 +411,33 @@ impl Clocks {
                 }
             }
             TimeControl::MoveTime(t) if ms > t + setup.margin => {
-                return Err(format!("lost on time ({ms} ms used, {t} ms allowed)"));
+                return Err(LostOnTime::MoveTime { ms, allowed: t });
             }
             _ => {}
         }
         Ok(())
     }
+}
+
+/// A move that overstepped its side's time, in the words of the game's termination.
+#[derive(Debug, thiserror::Error)]
+enum LostOnTime {
+    /// Past the clock (and the margin).
+    #[error("lost on time ({ms} ms used, {left} ms left)")]
+    Clock {
+        /// Milliseconds the move took.
+        ms: u64,
+        /// Milliseconds that were left on the clock.
+        left: i64,
+    },
+    /// Past the fixed time per move (and the margin).
+    #[error("lost on time ({ms} ms used, {allowed} ms allowed)")]
+    MoveTime {
+        /// Milliseconds the move took.
+        ms: u64,
+        /// Milliseconds a move may take.
+        allowed: u64,
+    },
 }
 
 /// The words of a loss to an engine that failed to answer within `wait` ms under `control`.
