@@ -148,7 +148,7 @@ impl Deck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::options::DEFAULT_HASH_MB;
+    use crate::search::DEFAULT_HASH_MB;
     use rand::SeedableRng;
 
     #[test]
@@ -171,7 +171,7 @@ mod tests {
         assert_eq!(Toggle::Skill.name(), "Skill Level");
         assert_eq!(Opt::elo().ucci(), "ucielo");
         assert_eq!(
-            i64::from(Toggle::Hash.option().spin_default()),
+            Toggle::Hash.option().spin_default() as usize,
             DEFAULT_HASH_MB
         );
         assert!(Toggle::UseNnue.option().check_default());
