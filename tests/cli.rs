@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+const FAILED: i32 = 1;
 const BAD_INPUT: i32 = 2;
 const MISSING_FILE: i32 = 3;
 
@@ -18,7 +19,13 @@ fn missing(name: &str) -> PathBuf {
 
 /// Runs `chariot ARGS`; returns the exit status and stderr.
 fn run(args: &[&str]) -> (Option<i32>, String) {
+    run_with(&[], args)
+}
+
+/// Runs `chariot ARGS` with the environment variables `env` set.
+fn run_with(env: &[(&str, &str)], args: &[&str]) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .envs(env.iter().copied())
         .args(args)
         .output()
         .expect("run chariot");
@@ -30,7 +37,12 @@ fn run(args: &[&str]) -> (Option<i32>, String) {
 
 /// Asserts `chariot ARGS` exits `code` with one `error: …` line containing `needle`.
 fn fails(args: &[&str], code: i32, needle: &str) {
-    let (status, stderr) = run(args);
+    fails_with(&[], args, code, needle);
+}
+
+/// `fails`, with the environment variables `env` set.
+fn fails_with(env: &[(&str, &str)], args: &[&str], code: i32, needle: &str) {
+    let (status, stderr) = run_with(env, args);
     assert_eq!(status, Some(code), "{args:?}: {stderr}");
     let errors: Vec<&str> = stderr
         .lines()
@@ -89,7 +101,26 @@ fn a_missing_file_exits_3_in_every_subcommand() {
     );
     fails(&["path", "scen", f], MISSING_FILE, "cannot read");
     fails(&["path", "stats", f], MISSING_FILE, "cannot read");
+    fails(
+        &["soak", "--evalfile", f, "--games", "0"],
+        MISSING_FILE,
+        "network file",
+    );
     assert!(!out.exists(), "no output written");
+}
+
+#[test]
+fn a_file_that_cannot_be_written_exits_1() {
+    // The soak writes its second network to the temporary folder; one that does not exist
+    // cannot take it.
+    let tmp = missing("tmp");
+    let t = tmp.to_str().expect("a UTF-8 path");
+    fails_with(
+        &[("TMPDIR", t)],
+        &["soak", "--games", "0"],
+        FAILED,
+        "cannot write the network file",
+    );
 }
 
 #[test]

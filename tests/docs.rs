@@ -790,6 +790,14 @@ fn strength_md() {
     check_file("docs/strength.md", false);
 }
 
+/// The dated record behind strength.md, a page per stage.
+#[test]
+fn strength_stages() {
+    for stage in 1..=3 {
+        check_file(&format!("docs/strength/stage{stage}.md"), false);
+    }
+}
+
 #[test]
 fn development_md() {
     check_file("docs/development.md", false);

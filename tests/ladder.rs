@@ -1,7 +1,7 @@
 //! The ladder of skill levels in short node-limited matches (the same games on any machine,
 //! up to the levels' random choices): each checked level beats the one five below it, and the
 //! lowest level does not outscore a one-ply search. The full table, with 40 games per pair of
-//! neighbours, is in `docs/strength.md`.
+//! neighbours, is in `docs/strength/stage1.md`.
 
 use std::process::Command;
 

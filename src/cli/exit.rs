@@ -10,6 +10,7 @@ use chariot::tools::fit::{spsa::SpsaError, tune::TuneError, wdl::WdlFitError};
 use chariot::tools::matches::{judge::JudgeError, mates::MatesError, MatchError, TallyError};
 use chariot::tools::nnue::{datagen::DatagenError, train::TrainError};
 use chariot::tools::pgn::PgnError;
+use chariot::tools::soak::SoakError;
 use chariot::tools::FileError;
 use std::error::Error;
 
@@ -221,6 +222,18 @@ impl Kind for TrainError {
             | TrainError::NoData
             | TrainError::Shape
             | TrainError::Grow { .. } => Exit::BadInput,
+        }
+    }
+}
+
+/// A soak whose engine command cannot run is bad input, a network file named with `--evalfile`
+/// is read like any input file, and a temporary network that cannot be written is a failure.
+impl Kind for SoakError {
+    fn exit(&self) -> Exit {
+        match self {
+            SoakError::Command(_) | SoakError::Spawn(_) => Exit::BadInput,
+            SoakError::Network { .. } => Exit::Failed,
+            SoakError::Load(e) => e.exit(),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! `chariot soak`: the command line of the soak (self-play under random option changes).
 
-use super::{this_program, Failure};
+use super::{this_program, Exit, Failure};
 use chariot::tools::matches::{parse_dialect, TimeControl};
 use chariot::tools::soak::{self, Config};
 use std::process::ExitCode;
@@ -56,7 +56,7 @@ pub struct SoakArgs {
     pub quiet: bool,
 }
 
-/// Runs the soak and prints its report; exit status 1 when it found a fault.
+/// Runs the soak and prints its report; exit status 1 (`Exit::Failed`) when it found a fault.
 pub fn run(args: &SoakArgs) -> Result<ExitCode, Failure> {
     let (base_ms, inc_ms) = match TimeControl::parse_tc(&args.tc).map_err(Failure::input)? {
         TimeControl::Clock {
@@ -97,12 +97,12 @@ pub fn run(args: &SoakArgs) -> Result<ExitCode, Failure> {
         progress: !args.quiet,
     };
     let start = std::time::Instant::now();
-    let report = soak::run(&config).map_err(Failure::input)?;
+    let report = soak::run(&config)?;
     println!("{report}");
     println!("time: {:.1} s", start.elapsed().as_secs_f64());
     Ok(if report.faults.is_empty() {
         ExitCode::SUCCESS
     } else {
-        ExitCode::FAILURE
+        ExitCode::from(Exit::Failed.code())
     })
 }

@@ -33,7 +33,7 @@
 
 use super::astar::{Moves, Outcome, Prepared, Query, RadixHeap, Solution};
 use super::stamp::{self, Generation, CLOSED};
-use super::subgoal::{fill, octile_cost, Info, SubgoalGraph, LANDMARKS};
+use super::subgoal::{fill, landmark_bounds, octile_cost, Info, SubgoalGraph, LANDMARKS};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -243,6 +243,151 @@ fn add_edge(adj: &mut [Vec<Arc>], u: u32, to: u32, w: u64, mid: u32) {
     }
 }
 
+/// The subgoal graph both ways, with lengths (a leg walked backwards is as long and as valid).
+fn both_ways(sg: &SubgoalGraph, weights: (u64, u64)) -> Vec<Vec<Arc>> {
+    let m = sg.subgoals();
+    let mut adj: Vec<Vec<Arc>> = vec![Vec::new(); m];
+    for u in 0..m {
+        let (a, b) = (sg.first[u] as usize, sg.first[u + 1] as usize);
+        for (&v, &(dx, dy)) in sg.edges[a..b].iter().zip(&sg.delta[a..b]) {
+            let w = octile_length(
+                (dx as i64).unsigned_abs(),
+                (dy as i64).unsigned_abs(),
+                weights,
+            );
+            add_edge(&mut adj, u as u32, v, w, NONE);
+            add_edge(&mut adj, v, u as u32, w, NONE);
+        }
+    }
+    adj
+}
+
+/// The contraction under way: the graph left, how many neighbours each subgoal has lost, and
+/// the shortcuts the last priority found.
+struct Contraction {
+    witness: Witness,
+    adj: Vec<Vec<Arc>>,
+    gone: Vec<i64>,
+    found: Vec<(u32, u32, u64)>,
+}
+
+impl Contraction {
+    /// The priority of contracting `v` (lower first): the edges it would add less those it
+    /// removes, twice, plus its neighbours already gone; `i64::MAX` above `MAX_DEGREE`
+    /// neighbours. Leaves the shortcuts in `found`; `search` looks for longer witnesses too.
+    fn priority(&mut self, search: bool, v: u32) -> i64 {
+        let nb = &self.adj[v as usize];
+        if nb.len() > MAX_DEGREE {
+            self.found.clear();
+            return i64::MAX;
+        }
+        self.witness
+            .shortcuts(&self.adj, v, nb, &mut self.found, search);
+        2 * (self.found.len() as i64 - nb.len() as i64) + self.gone[v as usize]
+    }
+
+    /// Contracts the subgoals in priority order until the rest would grow the graph too much
+    /// (the core). Returns each subgoal's rank (`NONE` in the core), the edges of each
+    /// contracted one to those contracted later or left, and the shortcuts added.
+    fn contract(&mut self) -> (Vec<u32>, Vec<Vec<Arc>>, usize) {
+        let m = self.adj.len();
+        // First priorities from witnesses of one or two edges only (a shortcut too many at
+        // worst: the priority is an overestimate, corrected when the subgoal is taken).
+        let mut heap = BinaryHeap::with_capacity(m);
+        for v in 0..m as u32 {
+            heap.push(Reverse((self.priority(false, v), v)));
+        }
+        let mut rank = vec![NONE; m];
+        let mut upward: Vec<Vec<Arc>> = vec![Vec::new(); m];
+        let mut order = 0u32;
+        let mut shortcuts = 0;
+        while let Some(Reverse((_, v))) = heap.pop() {
+            if rank[v as usize] != NONE {
+                continue;
+            }
+            // Re-evaluated when taken: other contractions change its edges and witnesses.
+            let p = self.priority(true, v);
+            if let Some(&Reverse((next, _))) = heap.peek() {
+                if p > next {
+                    heap.push(Reverse((p, v)));
+                    continue;
+                }
+            }
+            if p == i64::MAX {
+                break;
+            }
+            if self.found.len() as i64 - self.adj[v as usize].len() as i64 > MAX_GROWTH {
+                // Left for the core.
+                continue;
+            }
+            shortcuts += self.found.len();
+            upward[v as usize] = self.remove(v);
+            rank[v as usize] = order;
+            order += 1;
+        }
+        (rank, upward, shortcuts)
+    }
+
+    /// Takes `v` out of the graph, adding the shortcuts in `found`; returns its edges.
+    fn remove(&mut self, v: u32) -> Vec<Arc> {
+        let nb = std::mem::take(&mut self.adj[v as usize]);
+        for a in &nb {
+            let list = &mut self.adj[a.to as usize];
+            if let Some(i) = list.iter().position(|b| b.to == v) {
+                list.swap_remove(i);
+            }
+            self.gone[a.to as usize] += 1;
+        }
+        for &(a, b, w) in &self.found {
+            add_edge(&mut self.adj, a, b, w, v);
+            add_edge(&mut self.adj, b, a, w, v);
+        }
+        nb
+    }
+}
+
+/// The upward graph packed: per subgoal its edges (`up[first[v]..first[v + 1]]`), those it had
+/// when contracted, or for a core subgoal those of the core.
+fn upward_arrays(upward: Vec<Vec<Arc>>, rank: &[u32], adj: &[Vec<Arc>]) -> (Vec<u32>, Vec<Arc>) {
+    let mut first = Vec::with_capacity(rank.len() + 1);
+    let mut up = Vec::new();
+    for (v, list) in upward.into_iter().enumerate() {
+        first.push(up.len() as u32);
+        if rank[v] == NONE {
+            up.extend(&adj[v]);
+        } else {
+            up.extend(list);
+        }
+    }
+    first.push(up.len() as u32);
+    (first, up)
+}
+
+/// The core (the subgoals left uncontracted), numbered in subgoal order (so along the
+/// Z-order curve) and packed: its subgoals, each subgoal's core number (`NONE` outside), and
+/// its arcs (`core_arcs[core_first[i]..core_first[i + 1]]`).
+fn core_arrays(rank: &[u32], adj: &[Vec<Arc>]) -> (Vec<u32>, Vec<u32>, Vec<u32>, Vec<CoreArc>) {
+    let m = rank.len();
+    let core_node: Vec<u32> = (0..m as u32)
+        .filter(|&v| rank[v as usize] == NONE)
+        .collect();
+    let mut core_of = vec![NONE; m];
+    for (i, &v) in core_node.iter().enumerate() {
+        core_of[v as usize] = i as u32;
+    }
+    let mut core_first = Vec::with_capacity(core_node.len() + 1);
+    let mut core_arcs = Vec::new();
+    for &v in &core_node {
+        core_first.push(core_arcs.len() as u32);
+        core_arcs.extend(adj[v as usize].iter().map(|a| CoreArc {
+            to: core_of[a.to as usize],
+            w: a.w,
+        }));
+    }
+    core_first.push(core_arcs.len() as u32);
+    (core_node, core_of, core_first, core_arcs)
+}
+
 impl Hierarchy {
     /// The (straight, diagonal) step lengths for `moves` (8 or 8int).
     pub fn weights(moves: Moves) -> (u64, u64) {
@@ -258,113 +403,16 @@ impl Hierarchy {
     /// Contracts the subgoal graph `sg` with the step lengths of `moves` (8 or 8int).
     pub fn new(sg: &SubgoalGraph, moves: Moves) -> Hierarchy {
         let (straight, diagonal) = Hierarchy::weights(moves);
-        let length = |dx: i64, dy: i64| {
-            octile_length(dx.unsigned_abs(), dy.unsigned_abs(), (straight, diagonal))
+        let mut c = Contraction {
+            witness: Witness::new(sg, (straight, diagonal)),
+            adj: both_ways(sg, (straight, diagonal)),
+            gone: vec![0; sg.subgoals()],
+            found: Vec::new(),
         };
-        let m = sg.subgoals();
-        // The graph both ways (a leg walked backwards is as long and as valid).
-        let mut adj: Vec<Vec<Arc>> = vec![Vec::new(); m];
-        for u in 0..m {
-            let (a, b) = (sg.first[u] as usize, sg.first[u + 1] as usize);
-            for (&v, &(dx, dy)) in sg.edges[a..b].iter().zip(&sg.delta[a..b]) {
-                let w = length(dx as i64, dy as i64);
-                add_edge(&mut adj, u as u32, v, w, NONE);
-                add_edge(&mut adj, v, u as u32, w, NONE);
-            }
-        }
-        let mut witness = Witness::new(sg, (straight, diagonal));
-        let mut found = Vec::new();
-        let mut gone = vec![0i64; m];
-        let priority = |search: bool,
-                        witness: &mut Witness,
-                        adj: &[Vec<Arc>],
-                        gone: &[i64],
-                        v: u32,
-                        found: &mut Vec<(u32, u32, u64)>| {
-            let nb = &adj[v as usize];
-            if nb.len() > MAX_DEGREE {
-                found.clear();
-                return i64::MAX;
-            }
-            witness.shortcuts(adj, v, nb, found, search);
-            2 * (found.len() as i64 - nb.len() as i64) + gone[v as usize]
-        };
-        // First priorities from witnesses of one or two edges only (a shortcut too many at
-        // worst: the priority is an overestimate, corrected when the subgoal is taken).
-        let mut heap = BinaryHeap::with_capacity(m);
-        for v in 0..m as u32 {
-            let p = priority(false, &mut witness, &adj, &gone, v, &mut found);
-            heap.push(Reverse((p, v)));
-        }
-        let mut rank = vec![NONE; m];
-        let mut upward: Vec<Vec<Arc>> = vec![Vec::new(); m];
-        let mut order = 0u32;
-        let mut shortcuts = 0;
-        while let Some(Reverse((_, v))) = heap.pop() {
-            if rank[v as usize] != NONE {
-                continue;
-            }
-            // Re-evaluated when taken: other contractions change its edges and witnesses.
-            let p = priority(true, &mut witness, &adj, &gone, v, &mut found);
-            if let Some(&Reverse((next, _))) = heap.peek() {
-                if p > next {
-                    heap.push(Reverse((p, v)));
-                    continue;
-                }
-            }
-            if p == i64::MAX {
-                break;
-            }
-            if found.len() as i64 - adj[v as usize].len() as i64 > MAX_GROWTH {
-                // Left for the core.
-                continue;
-            }
-            let nb = std::mem::take(&mut adj[v as usize]);
-            for a in &nb {
-                let list = &mut adj[a.to as usize];
-                if let Some(i) = list.iter().position(|b| b.to == v) {
-                    list.swap_remove(i);
-                }
-                gone[a.to as usize] += 1;
-            }
-            for &(a, b, w) in &found {
-                add_edge(&mut adj, a, b, w, v);
-                add_edge(&mut adj, b, a, w, v);
-            }
-            shortcuts += found.len();
-            upward[v as usize] = nb;
-            rank[v as usize] = order;
-            order += 1;
-        }
-        let mut first = Vec::with_capacity(m + 1);
-        let mut up = Vec::new();
-        for (v, list) in upward.into_iter().enumerate() {
-            first.push(up.len() as u32);
-            if rank[v] == NONE {
-                up.extend(&adj[v]);
-            } else {
-                up.extend(list);
-            }
-        }
-        first.push(up.len() as u32);
-        // The core, numbered in subgoal order (so along the Z-order curve) and packed.
-        let core_node: Vec<u32> = (0..m as u32)
-            .filter(|&v| rank[v as usize] == NONE)
-            .collect();
-        let mut core_of = vec![NONE; m];
-        for (i, &v) in core_node.iter().enumerate() {
-            core_of[v as usize] = i as u32;
-        }
-        let mut core_first = Vec::with_capacity(core_node.len() + 1);
-        let mut core_arcs = Vec::new();
-        for &v in &core_node {
-            core_first.push(core_arcs.len() as u32);
-            core_arcs.extend(adj[v as usize].iter().map(|a| CoreArc {
-                to: core_of[a.to as usize],
-                w: a.w,
-            }));
-        }
-        core_first.push(core_arcs.len() as u32);
+        let (rank, upward, shortcuts) = c.contract();
+        let adj = c.adj;
+        let (first, up) = upward_arrays(upward, &rank, &adj);
+        let (core_node, core_of, core_first, core_arcs) = core_arrays(&rank, &adj);
         Hierarchy {
             straight,
             diagonal,
@@ -560,40 +608,21 @@ impl CoreHeuristic {
     /// reaches directly): each link's distance, give or take the link's octile length.
     fn new(sg: &SubgoalGraph, h: &Hierarchy, links: &[u32], ends: &Ends) -> CoreHeuristic {
         let goal = ends.xy[GOAL];
-        let mut lo = [f64::NEG_INFINITY; LANDMARKS];
-        let mut hi = [f64::INFINITY; LANDMARKS];
-        for &v in links {
-            let lm = &sg.info[v as usize].lm;
-            let extra = if ends.id[GOAL] != 0 {
-                0.0
-            } else {
-                let (x, y) = sg.xy[v as usize];
-                octile_cost((x as i64, y as i64), goal, 1.0, std::f64::consts::SQRT_2)
-            };
-            if lm[0] >= 0.0 {
-                for k in 0..LANDMARKS {
-                    let d = lm[k] as f64;
-                    lo[k] = lo[k].max(d - extra);
-                    hi[k] = hi[k].min(d + extra);
-                }
-            }
-        }
-        let eps = sg.lm_eps as f64;
+        let (lo, hi) = landmark_bounds(
+            sg,
+            links.iter().map(|&v| {
+                let extra = if ends.id[GOAL] != 0 {
+                    0.0
+                } else {
+                    let (x, y) = sg.xy[v as usize];
+                    octile_cost((x as i64, y as i64), goal, 1.0, std::f64::consts::SQRT_2)
+                };
+                (v, extra)
+            }),
+        );
         CoreHeuristic {
-            lo: lo.map(|l| {
-                if l.is_finite() {
-                    (l - eps) as f32
-                } else {
-                    -1e30
-                }
-            }),
-            hi: hi.map(|h| {
-                if h.is_finite() {
-                    (h + eps) as f32
-                } else {
-                    1e30
-                }
-            }),
+            lo,
+            hi,
             scale: h.diagonal as f64 / std::f64::consts::SQRT_2 * (1.0 - 1e-9),
             goal,
         }

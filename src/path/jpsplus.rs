@@ -11,9 +11,8 @@
 //! either straight component reaches a jump point. The search, keys and successor pruning are
 //! the same as `jps`'s, so the lengths are the same.
 
-use super::astar::{key, Heuristic, Moves, Outcome, Prepared, Query, RadixHeap, Solution, STEPS};
-use super::jps::begin;
-use super::stamp::{self, Generation, CLOSED};
+use super::astar::{Moves, Outcome, Prepared, Query, STEPS};
+use super::jps::{directions, heuristic, JumpMemory};
 
 /// The precomputed jump distances of a grid (`8` per cell of the bordered layout).
 pub struct JumpTable {
@@ -108,11 +107,7 @@ impl JumpTable {
 /// Reusable memory for JPS+ queries.
 #[derive(Default)]
 pub struct JpsPlus {
-    g: Vec<f64>,
-    parent: Vec<u32>,
-    stamp: Vec<u32>,
-    generation: Generation,
-    heap: RadixHeap,
+    memory: JumpMemory,
 }
 
 /// Direction index in `STEPS` of (dx, dy).
@@ -130,6 +125,36 @@ fn dir_of(dx: i64, dy: i64) -> usize {
     }
 }
 
+/// The jump from (cx, cy) in direction (dx, dy), whose table entry is `v`, toward the goal at
+/// (gx, gy): how many steps it takes, or `None` when it leads nowhere. A jump that passes the
+/// goal's ray (straight) or enters its quadrant (diagonal) stops there instead.
+#[inline(always)]
+fn jump(v: i64, (cx, cy): (i64, i64), (dx, dy): (i64, i64), (gx, gy): (i64, i64)) -> Option<i64> {
+    if v == 0 {
+        return None;
+    }
+    let reach = v.abs();
+    if dx != 0 && dy != 0 {
+        let (ex, ey) = ((gx - cx) * dx, (gy - cy) * dy);
+        let k = ex.min(ey);
+        if ex > 0 && ey > 0 && k <= reach {
+            Some(k)
+        } else {
+            (v > 0).then_some(v)
+        }
+    } else {
+        let along = if dx != 0 {
+            (gy == cy).then_some((gx - cx) * dx)
+        } else {
+            (gx == cx).then_some((gy - cy) * dy)
+        };
+        match along {
+            Some(k) if k > 0 && k <= reach => Some(k),
+            _ => (v > 0).then_some(v),
+        }
+    }
+}
+
 impl JpsPlus {
     /// Empty memory.
     pub fn new() -> JpsPlus {
@@ -139,123 +164,36 @@ impl JpsPlus {
     /// Solves `q` (moves `Eight` or `EightInt`, no energy budget) with the table of `grid`.
     pub fn solve(&mut self, grid: &Prepared, table: &JumpTable, q: &Query) -> Outcome {
         debug_assert!(q.moves != Moves::Four && q.energy.is_none());
-        let gen = begin(
-            &mut self.g,
-            &mut self.parent,
-            &mut self.stamp,
-            &mut self.generation,
-            grid.cells.len(),
-        );
-        self.heap.clear();
         let (straight, diagonal) = q.moves.costs();
         let w = grid.stride as i64;
         let (gx, gy) = (q.goal.0 as i64 + 1, q.goal.1 as i64 + 1);
         let goal = grid.at(q.goal.0, q.goal.1) as i64;
-        let heuristic = match q.heuristic {
-            Heuristic::Manhattan => Heuristic::Octile,
-            h => h,
-        };
+        let heuristic = heuristic(q);
         let h = |x: i64, y: i64| {
             heuristic.estimate(q.moves, (x - gx).abs() as f64, (y - gy).abs() as f64)
         };
         let start = grid.at(q.start.0, q.start.1) as i64;
-        self.g[start as usize] = 0.0;
-        self.parent[start as usize] = start as u32;
-        self.stamp[start as usize] = gen;
-        self.heap
-            .push(key(h(start % w, start / w), 0.0), start as u32);
-        let mut expanded = 0;
-        const ALL: [(i64, i64); 8] = [
-            (1, 0),
-            (-1, 0),
-            (0, 1),
-            (0, -1),
-            (1, 1),
-            (1, -1),
-            (-1, 1),
-            (-1, -1),
-        ];
-        while let Some((_, node)) = self.heap.pop() {
+        let m = &mut self.memory;
+        m.begin(grid.cells.len(), start as u32, h(start % w, start / w));
+        while let Some((node, g)) = m.pop() {
             let c = node as i64;
-            if stamp::closed(self.stamp[c as usize], gen) {
-                continue;
-            }
-            self.stamp[c as usize] = gen | CLOSED;
-            expanded += 1;
-            let g = self.g[c as usize];
             if c == goal {
-                return Outcome {
-                    solution: Some(Solution {
-                        cost: g,
-                        path: super::jps::fill_path(grid, &self.parent, node),
-                    }),
-                    expanded,
-                };
+                return m.reached(grid, node, g);
             }
             let (cx, cy) = (c % w, c / w);
-            let p = self.parent[c as usize] as i64;
-            let mut dirs: [(i64, i64); 8] = ALL;
-            let nd = if p == c {
-                8
-            } else {
-                let (dx, dy) = ((cx - p % w).signum(), (cy - p / w).signum());
-                if dx != 0 && dy != 0 {
-                    dirs[..3].copy_from_slice(&[(dx, 0), (0, dy), (dx, dy)]);
-                    3
-                } else if dx != 0 {
-                    dirs[..5].copy_from_slice(&[(dx, 0), (dx, 1), (dx, -1), (0, 1), (0, -1)]);
-                    5
-                } else {
-                    dirs[..5].copy_from_slice(&[(0, dy), (1, dy), (-1, dy), (1, 0), (-1, 0)]);
-                    5
-                }
-            };
+            let (dirs, nd) = directions(c, m.parent(node) as i64, w);
             let row = &table.dist[c as usize * 8..c as usize * 8 + 8];
             for &(dx, dy) in &dirs[..nd] {
                 let v = row[dir_of(dx, dy)] as i64;
-                if v == 0 {
+                let Some(steps) = jump(v, (cx, cy), (dx, dy), (gx, gy)) else {
                     continue;
-                }
-                let reach = v.abs();
-                let (steps, diag) = if dx != 0 && dy != 0 {
-                    let (ex, ey) = ((gx - cx) * dx, (gy - cy) * dy);
-                    let k = ex.min(ey);
-                    if ex > 0 && ey > 0 && k <= reach {
-                        (k, true)
-                    } else if v > 0 {
-                        (v, true)
-                    } else {
-                        continue;
-                    }
-                } else {
-                    let along = if dx != 0 {
-                        (gy == cy).then_some((gx - cx) * dx)
-                    } else {
-                        (gx == cx).then_some((gy - cy) * dy)
-                    };
-                    match along {
-                        Some(k) if k > 0 && k <= reach => (k, false),
-                        _ if v > 0 => (v, false),
-                        _ => continue,
-                    }
                 };
                 let j = c + steps * (dx + dy * w);
+                let diag = dx != 0 && dy != 0;
                 let ng = g + steps as f64 * if diag { diagonal } else { straight };
-                let ju = j as usize;
-                let st = self.stamp[ju];
-                if stamp::seen(st, gen) && (stamp::closed(st, gen) || self.g[ju] <= ng) {
-                    continue;
-                }
-                self.stamp[ju] = gen;
-                self.g[ju] = ng;
-                self.parent[ju] = node;
-                self.heap
-                    .push(key(ng + h(cx + steps * dx, cy + steps * dy), ng), j as u32);
+                m.relax(node, j as u32, ng, || h(cx + steps * dx, cy + steps * dy));
             }
         }
-        Outcome {
-            solution: None,
-            expanded,
-        }
+        m.unreachable()
     }
 }

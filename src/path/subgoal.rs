@@ -59,7 +59,6 @@ pub const LANDMARKS: usize = 8;
 /// (horizontal, vertical).
 const COMPONENTS: [(usize, usize); 4] = [(2, 0), (3, 0), (2, 1), (3, 1)];
 
-/// The Z-order (Morton) code of (x, y): their bits interleaved.
 /// The octile length between two cells: `straight` per straight step and `diagonal` per
 /// diagonal one, over an obstacle-free grid.
 pub(super) fn octile_cost(a: (i64, i64), b: (i64, i64), straight: f64, diagonal: f64) -> f64 {
@@ -68,6 +67,7 @@ pub(super) fn octile_cost(a: (i64, i64), b: (i64, i64), straight: f64, diagonal:
     (hi - lo) as f64 * straight + lo as f64 * diagonal
 }
 
+/// The Z-order (Morton) code of (x, y): their bits interleaved.
 fn morton(x: u32, y: u32) -> u64 {
     let spread = |v: u32| {
         let mut v = v as u64;
@@ -349,7 +349,7 @@ pub struct SubgoalSearch {
 }
 
 /// A bound no landmark difference reaches.
-const FAR: f32 = 1e30;
+pub(super) const FAR: f32 = 1e30;
 
 impl SubgoalSearch {
     /// Empty memory.
@@ -361,111 +361,49 @@ impl SubgoalSearch {
     /// `grid`. `expanded` counts graph nodes.
     pub fn solve(&mut self, grid: &Prepared, sg: &SubgoalGraph, q: &Query) -> Outcome {
         debug_assert!(q.moves != Moves::Four && q.energy.is_none());
-        let m = sg.cell.len();
-        let nodes = m + 2;
-        if self.state.len() < nodes {
-            self.state.resize(nodes, State::default());
+        let ends = Ends::new(grid, sg, q);
+        if ends.s == ends.t {
+            return ends.direct(grid, 0.0);
         }
-        let gen = self
-            .generation
-            .advance(|| self.state.fill(State::default()));
-        let (straight, diagonal) = q.moves.costs();
-        let octile = |a, b| octile_cost(a, b, straight, diagonal);
-        let unit_octile = |a, b| octile_cost(a, b, 1.0, std::f64::consts::SQRT_2);
-        let s = grid.at(q.start.0, q.start.1);
-        let t = grid.at(q.goal.0, q.goal.1);
-        let sxy = (q.start.0 as i64 + 1, q.start.1 as i64 + 1);
-        let txy = (q.goal.0 as i64 + 1, q.goal.1 as i64 + 1);
-        let direct = |cost: f64| Outcome {
-            solution: Some(Solution {
-                cost,
-                path: fill(grid, &[s as u32, t as u32]),
-            }),
-            expanded: 0,
-        };
-        if s == t {
-            return direct(0.0);
+        if self.link(grid, sg, &ends) {
+            return ends.direct(grid, ends.octile(ends.sxy, ends.txy));
         }
-        let (s_id, t_id) = (sg.id[s], sg.id[t]);
-        // Start node and its links.
-        let start_node = if s_id != 0 { s_id - 1 } else { m as u32 };
-        let goal_node = if t_id != 0 { t_id - 1 } else { m as u32 + 1 };
+        let goal = GoalBounds::new(sg, &ends, &self.goal_links);
+        self.search(grid, sg, &ends, &goal)
+    }
+
+    /// Links the start and the goal, where they are not subgoals, to the subgoals they reach
+    /// directly; true when one reaches the other that way (the query is then a straight leg).
+    fn link(&mut self, grid: &Prepared, sg: &SubgoalGraph, e: &Ends) -> bool {
         self.start_links.clear();
-        if s_id == 0 {
+        if e.s_id == 0 {
             let links = &mut self.start_links;
-            let hit = sg.sweep(grid, s, Some(txy), |v| links.push(v));
-            if hit || (t_id != 0 && links.contains(&(t_id - 1))) {
-                return direct(octile(sxy, txy));
+            let hit = sg.sweep(grid, e.s, Some(e.txy), |v| links.push(v));
+            if hit || (e.t_id != 0 && links.contains(&(e.t_id - 1))) {
+                return true;
             }
         }
         self.goal_links.clear();
-        if t_id == 0 {
-            let goal_links = &mut self.goal_links;
-            let hit = sg.sweep(grid, t, Some(sxy), |v| goal_links.push(v));
-            if hit || (s_id != 0 && goal_links.contains(&(s_id - 1))) {
-                return direct(octile(sxy, txy));
+        if e.t_id == 0 {
+            let links = &mut self.goal_links;
+            let hit = sg.sweep(grid, e.t, Some(e.sxy), |v| links.push(v));
+            if hit || (e.s_id != 0 && links.contains(&(e.s_id - 1))) {
+                return true;
             }
         }
-        let node_xy = |v: u32| -> (i64, i64) {
-            if (v as usize) < m {
-                let (x, y) = sg.xy[v as usize];
-                (x as i64, y as i64)
-            } else if v as usize == m {
-                sxy
-            } else {
-                txy
-            }
-        };
-        // The goal's landmark distances, for steps 1 and √2: bounds from its links (exact for a
-        // subgoal goal), widened by the rounding allowance. `scale` makes the heuristic a lower
-        // bound under the query's costs (14/√2 per unit for 10/14).
-        let scale = diagonal / std::f64::consts::SQRT_2;
-        let mut lo = [f64::NEG_INFINITY; LANDMARKS];
-        let mut hi = [f64::INFINITY; LANDMARKS];
-        let mut bound = |b: u32, extra: f64| {
-            let lm = &sg.info[b as usize].lm;
-            if lm[0] >= 0.0 {
-                for k in 0..LANDMARKS {
-                    let d = lm[k] as f64;
-                    lo[k] = lo[k].max(d - extra);
-                    hi[k] = hi[k].min(d + extra);
-                }
-            }
-        };
-        if t_id != 0 {
-            bound(t_id - 1, 0.0);
-        } else {
-            for &v in &self.goal_links {
-                bound(v, unit_octile(node_xy(v), txy));
-            }
-        }
-        let eps = sg.lm_eps as f64;
-        let lo: [f32; LANDMARKS] = lo.map(|l| {
-            if l.is_finite() {
-                (l - eps) as f32
-            } else {
-                -FAR
-            }
-        });
-        let hi: [f32; LANDMARKS] = hi.map(|h| if h.is_finite() { (h + eps) as f32 } else { FAR });
-        // max over k of |d(v, k) - d(t, k)| as bounded: written so that it compiles to vector
-        // max instructions.
-        let landmark_h = |lm: &[f32; LANDMARKS]| -> f32 {
-            let mut acc = [0f32; LANDMARKS];
-            for k in 0..LANDMARKS {
-                let (a, b) = (lo[k] - lm[k], lm[k] - hi[k]);
-                acc[k] = if a > b { a } else { b };
-            }
-            acc.into_iter().fold(0f32, |x, y| if y > x { y } else { x })
-        };
-        self.heap.clear();
-        {
-            let st = &mut self.state[start_node as usize];
-            st.g = 0.0;
-            st.parent = start_node;
-            st.stamp = gen;
-        }
-        self.heap.push(key(octile(sxy, txy), 0.0), start_node);
+        false
+    }
+
+    /// A* over the subgoal graph, with the start's and the goal's links.
+    fn search(
+        &mut self,
+        grid: &Prepared,
+        sg: &SubgoalGraph,
+        e: &Ends,
+        goal: &GoalBounds,
+    ) -> Outcome {
+        let m = e.m;
+        let gen = self.begin(m + 2, e.start_node, e.octile(e.sxy, e.txy));
         let mut expanded = 0;
         while let Some((_, u)) = self.heap.pop() {
             let ui = u as usize;
@@ -476,58 +414,34 @@ impl SubgoalSearch {
             su.stamp = gen | CLOSED;
             expanded += 1;
             let g = su.g;
-            // The goal's links are few (a handful): a scan beats a per-node mark.
-            let to_goal = ui < m && t_id == 0 && self.goal_links.contains(&u);
-            if u == goal_node {
-                let mut chain = vec![u];
-                let mut v = u;
-                while self.state[v as usize].parent != v {
-                    v = self.state[v as usize].parent;
-                    chain.push(v);
-                }
-                chain.reverse();
-                let cells: Vec<u32> = chain
-                    .iter()
-                    .map(|&v| {
-                        if (v as usize) < m {
-                            sg.cell[v as usize]
-                        } else if v as usize == m {
-                            s as u32
-                        } else {
-                            t as u32
-                        }
-                    })
-                    .collect();
+            if u == e.goal_node {
                 return Outcome {
                     solution: Some(Solution {
                         cost: g,
-                        path: fill(grid, &cells),
+                        path: fill(grid, &self.chain(sg, e, u)),
                     }),
                     expanded,
                 };
             }
-            let uxy = node_xy(u);
+            // The goal's links are few (a handful): a scan beats a per-node mark.
+            let to_goal = ui < m && e.t_id == 0 && self.goal_links.contains(&u);
+            let uxy = e.node_xy(sg, u);
             let (state, heap) = (&mut self.state, &mut self.heap);
             // Relaxes the edge to v, (dx, dy) away: the target's heuristic is read only when
             // the edge improves it.
             let mut relax = |v: u32, dx: i64, dy: i64| {
-                let ng = g + octile((0, 0), (dx, dy));
+                let ng = g + e.octile((0, 0), (dx, dy));
                 let vi = v as usize;
-                let sv = &mut state[vi];
-                if stamp::seen(sv.stamp, gen) && (stamp::closed(sv.stamp, gen) || sv.g <= ng) {
+                if !offer(&mut state[vi], gen, u, ng) {
                     return;
                 }
-                sv.stamp = gen;
-                sv.g = ng;
-                sv.parent = u;
-                let info = &sg.info[vi];
                 let vxy = (uxy.0 + dx, uxy.1 + dy);
-                let h = octile(vxy, txy).max(landmark_h(&info.lm) as f64 * scale);
+                let h = e.octile(vxy, e.txy).max(goal.estimate(&sg.info[vi].lm));
                 heap.push(key(ng + h, ng), v);
             };
             if ui == m {
                 for &v in &self.start_links {
-                    let (x, y) = node_xy(v);
+                    let (x, y) = e.node_xy(sg, v);
                     relax(v, x - uxy.0, y - uxy.1);
                 }
             } else {
@@ -537,16 +451,10 @@ impl SubgoalSearch {
                 }
             }
             if to_goal {
-                let v = goal_node;
-                let ng = g + octile(uxy, txy);
-                let sv = &mut self.state[v as usize];
-                if stamp::seen(sv.stamp, gen) && (stamp::closed(sv.stamp, gen) || sv.g <= ng) {
-                    continue;
+                let ng = g + e.octile(uxy, e.txy);
+                if offer(&mut self.state[e.goal_node as usize], gen, u, ng) {
+                    self.heap.push(key(ng, ng), e.goal_node);
                 }
-                sv.stamp = gen;
-                sv.g = ng;
-                sv.parent = u;
-                self.heap.push(key(ng, ng), v);
             }
         }
         Outcome {
@@ -554,6 +462,209 @@ impl SubgoalSearch {
             expanded,
         }
     }
+
+    /// Readies the memory for `nodes` graph nodes (a new generation of stamps, cleared only
+    /// when the counter wraps) and opens `start` with the estimate `h`. Returns the generation.
+    fn begin(&mut self, nodes: usize, start: u32, h: f64) -> u32 {
+        if self.state.len() < nodes {
+            self.state.resize(nodes, State::default());
+        }
+        let state = &mut self.state;
+        let gen = self.generation.advance(|| state.fill(State::default()));
+        self.heap.clear();
+        self.state[start as usize] = State {
+            g: 0.0,
+            parent: start,
+            stamp: gen,
+        };
+        self.heap.push(key(h, 0.0), start);
+        gen
+    }
+
+    /// The cells of the nodes from the start to `u`, following parents.
+    fn chain(&self, sg: &SubgoalGraph, e: &Ends, u: u32) -> Vec<u32> {
+        let mut chain = vec![u];
+        let mut v = u;
+        while self.state[v as usize].parent != v {
+            v = self.state[v as usize].parent;
+            chain.push(v);
+        }
+        chain.reverse();
+        chain.iter().map(|&v| e.node_cell(sg, v)).collect()
+    }
+}
+
+/// Offers a node the cost `ng` through `parent`: taken (and the node opened) when the node is
+/// new this generation, or open and reached more cheaply now.
+#[inline(always)]
+fn offer(st: &mut State, gen: u32, parent: u32, ng: f64) -> bool {
+    if stamp::seen(st.stamp, gen) && (stamp::closed(st.stamp, gen) || st.g <= ng) {
+        return false;
+    }
+    st.stamp = gen;
+    st.g = ng;
+    st.parent = parent;
+    true
+}
+
+/// A query's ends on the subgoal graph: the cells, their (x, y) in the bordered layout, their
+/// subgoal numbers + 1 (0 for a cell that is not a subgoal) and their graph nodes (a subgoal's
+/// own, else `m` for the start and `m + 1` for the goal, `m` being the number of subgoals).
+struct Ends {
+    s: usize,
+    t: usize,
+    sxy: (i64, i64),
+    txy: (i64, i64),
+    s_id: u32,
+    t_id: u32,
+    m: usize,
+    start_node: u32,
+    goal_node: u32,
+    straight: f64,
+    diagonal: f64,
+}
+
+impl Ends {
+    fn new(grid: &Prepared, sg: &SubgoalGraph, q: &Query) -> Ends {
+        let (straight, diagonal) = q.moves.costs();
+        let m = sg.cell.len();
+        let (s, t) = (grid.at(q.start.0, q.start.1), grid.at(q.goal.0, q.goal.1));
+        let (s_id, t_id) = (sg.id[s], sg.id[t]);
+        Ends {
+            s,
+            t,
+            sxy: (q.start.0 as i64 + 1, q.start.1 as i64 + 1),
+            txy: (q.goal.0 as i64 + 1, q.goal.1 as i64 + 1),
+            s_id,
+            t_id,
+            m,
+            start_node: if s_id != 0 { s_id - 1 } else { m as u32 },
+            goal_node: if t_id != 0 { t_id - 1 } else { m as u32 + 1 },
+            straight,
+            diagonal,
+        }
+    }
+
+    /// The octile length from `a` to `b` under the query's costs.
+    #[inline(always)]
+    fn octile(&self, a: (i64, i64), b: (i64, i64)) -> f64 {
+        octile_cost(a, b, self.straight, self.diagonal)
+    }
+
+    /// Where node `v` is.
+    #[inline(always)]
+    fn node_xy(&self, sg: &SubgoalGraph, v: u32) -> (i64, i64) {
+        if (v as usize) < self.m {
+            let (x, y) = sg.xy[v as usize];
+            (x as i64, y as i64)
+        } else if v as usize == self.m {
+            self.sxy
+        } else {
+            self.txy
+        }
+    }
+
+    /// The cell of node `v`.
+    fn node_cell(&self, sg: &SubgoalGraph, v: u32) -> u32 {
+        if (v as usize) < self.m {
+            sg.cell[v as usize]
+        } else if v as usize == self.m {
+            self.s as u32
+        } else {
+            self.t as u32
+        }
+    }
+
+    /// The straight leg from the start to the goal, of cost `cost`.
+    fn direct(&self, grid: &Prepared, cost: f64) -> Outcome {
+        Outcome {
+            solution: Some(Solution {
+                cost,
+                path: fill(grid, &[self.s as u32, self.t as u32]),
+            }),
+            expanded: 0,
+        }
+    }
+}
+
+/// The goal's landmark distances, for steps 1 and √2, as bounds: from its links (exact for a
+/// subgoal goal), widened by the rounding allowance. They give the differential heuristic.
+struct GoalBounds {
+    lo: [f32; LANDMARKS],
+    hi: [f32; LANDMARKS],
+    /// Makes the heuristic a lower bound under the query's costs (14/√2 per unit for 10/14).
+    scale: f64,
+}
+
+impl GoalBounds {
+    fn new(sg: &SubgoalGraph, e: &Ends, goal_links: &[u32]) -> GoalBounds {
+        let unit_octile = |a, b| octile_cost(a, b, 1.0, std::f64::consts::SQRT_2);
+        let (lo, hi) = if e.t_id != 0 {
+            landmark_bounds(sg, [(e.t_id - 1, 0.0)])
+        } else {
+            landmark_bounds(
+                sg,
+                goal_links
+                    .iter()
+                    .map(|&v| (v, unit_octile(e.node_xy(sg, v), e.txy))),
+            )
+        };
+        GoalBounds {
+            lo,
+            hi,
+            scale: e.diagonal / std::f64::consts::SQRT_2,
+        }
+    }
+
+    /// The heuristic from a node with landmark distances `lm`, under the query's costs.
+    #[inline(always)]
+    fn estimate(&self, lm: &[f32; LANDMARKS]) -> f64 {
+        self.landmark_h(lm) as f64 * self.scale
+    }
+
+    /// max over k of |d(v, k) - d(t, k)| as bounded: written so that it compiles to vector
+    /// max instructions.
+    #[inline(always)]
+    fn landmark_h(&self, lm: &[f32; LANDMARKS]) -> f32 {
+        let mut acc = [0f32; LANDMARKS];
+        for k in 0..LANDMARKS {
+            let (a, b) = (self.lo[k] - lm[k], lm[k] - self.hi[k]);
+            acc[k] = if a > b { a } else { b };
+        }
+        acc.into_iter().fold(0f32, |x, y| if y > x { y } else { x })
+    }
+}
+
+/// Bounds on a goal's landmark distances (steps 1 and √2) from the subgoals it reaches
+/// directly: each `(subgoal, extra)` bounds them to that subgoal's own, give or take `extra`
+/// (the length between them), and the bounds are widened by the landmarks' rounding. A subgoal
+/// outside the landmarks' component bounds nothing; no bound at all is ±`FAR`.
+pub(super) fn landmark_bounds(
+    sg: &SubgoalGraph,
+    links: impl IntoIterator<Item = (u32, f64)>,
+) -> ([f32; LANDMARKS], [f32; LANDMARKS]) {
+    let mut lo = [f64::NEG_INFINITY; LANDMARKS];
+    let mut hi = [f64::INFINITY; LANDMARKS];
+    for (b, extra) in links {
+        let lm = &sg.info[b as usize].lm;
+        if lm[0] >= 0.0 {
+            for k in 0..LANDMARKS {
+                let d = lm[k] as f64;
+                lo[k] = lo[k].max(d - extra);
+                hi[k] = hi[k].min(d + extra);
+            }
+        }
+    }
+    let eps = sg.lm_eps as f64;
+    let lo = lo.map(|l| {
+        if l.is_finite() {
+            (l - eps) as f32
+        } else {
+            -FAR
+        }
+    });
+    let hi = hi.map(|h| if h.is_finite() { (h + eps) as f32 } else { FAR });
+    (lo, hi)
 }
 
 /// The cells of a path through `nodes` (cells of the bordered layout, each h-reachable from

@@ -5,14 +5,16 @@
 //! - `nnue`: self-play data (`datagen`), its record format, and the trainer (`train`);
 //! - `fit`: fitting the classical evaluation (`tune`) and the WDL model (`wdl`);
 //! - `soak`: self-play under random option changes, every answer of the engine checked;
-//! - shared: `pgn` (written by matches, read by `judge`, `tune`, `wdl-fit` and `datagen --pgn`)
-//!   and `openings` (the built-in openings, played by matches and by datagen).
+//! - shared: `pgn` (written by matches, read by `judge`, `tune`, `wdl-fit` and `datagen --pgn`),
+//!   `openings` (the built-in openings, played by matches and by datagen) and `process` (an
+//!   engine process: spawn, handshake, reads with deadlines, `quit`; driven by matches and soak).
 
 pub mod fit;
 pub mod matches;
 pub mod nnue;
 pub mod openings;
 pub mod pgn;
+pub mod process;
 pub mod soak;
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,7 @@
 //! An engine process seen from the match runner: spawning, the handshake (detecting UCI or
 //! UCCI), options, `position`/`isready`/`go` in the engine's dialect, and reading its answer
-//! with a deadline.
+//! with a deadline. The process itself (pipes, reads with deadlines, `quit`) is
+//! `tools::process::Process`, which the soak drives too.
 //!
 //! The invariant that matters: every wait is bounded. A line reader thread per process feeds a
 //! channel, and each wait has a deadline; an engine that misses one is reported (`Timeout`) and
@@ -8,12 +9,11 @@
 
 use crate::board::{Color, Game};
 use crate::protocol::output::{UCCI_BAN, UCCI_MATE};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use crate::tools::process::{Line, Process};
 use std::time::{Duration, Instant};
 
 pub use crate::protocol::Dialect;
+pub use crate::tools::process::{split_command, CommandLineError, EngineError};
 
 /// How to start an engine.
 #[derive(Clone, Debug)]
@@ -28,33 +28,6 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// Display name (else the engine's `id name`, else the command).
     pub name: Option<String>,
-}
-
-/// What can go wrong with an engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EngineError {
-    /// The process could not be started (bad command or directory).
-    Spawn(String),
-    /// No `uciok`/`ucciok` in time in any dialect tried.
-    Handshake,
-    /// The process exited or closed its output.
-    Crash,
-    /// No answer before the deadline.
-    Timeout,
-    /// No `readyok` to `isready` in time.
-    NotReady,
-}
-
-impl std::fmt::Display for EngineError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EngineError::Spawn(e) => write!(f, "could not start: {e}"),
-            EngineError::Handshake => write!(f, "no handshake (wrong dialect?)"),
-            EngineError::Crash => write!(f, "crashed"),
-            EngineError::Timeout => write!(f, "timed out"),
-            EngineError::NotReady => write!(f, "did not answer isready"),
-        }
-    }
 }
 
 /// A search request.
@@ -157,65 +130,12 @@ pub struct Thought {
 
 /// A running engine.
 pub struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    process: Process,
     readyok: bool,
     /// The dialect in use.
     pub dialect: Dialect,
     /// The engine's name.
     pub name: String,
-}
-
-/// An engine command line that cannot be split into words.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum CommandLineError {
-    /// A quote opened and never closed; carries the command line.
-    #[error("unbalanced quote in command '{0}'")]
-    UnbalancedQuote(String),
-}
-
-/// Splits a command line into words: white space separates, single and double quotes group,
-/// a backslash escapes the next character (outside single quotes).
-pub fn split_command(s: &str) -> Result<Vec<String>, CommandLineError> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut quote: Option<char> = None;
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some('\''), '\'') | (Some('"'), '"') => quote = None,
-            (Some('"') | None, '\\') => {
-                if let Some(n) = chars.next() {
-                    word.push(n);
-                    in_word = true;
-                }
-            }
-            (Some(_), c) => word.push(c),
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                in_word = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            (None, c) => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if quote.is_some() {
-        return Err(CommandLineError::UnbalancedQuote(s.to_string()));
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
 }
 
 impl Engine {
@@ -240,54 +160,26 @@ impl Engine {
     }
 
     fn spawn(spec: &EngineSpec) -> Result<Engine, EngineError> {
-        let words = split_command(&spec.command).map_err(|e| EngineError::Spawn(e.to_string()))?;
-        let (program, args) = words
-            .split_first()
-            .ok_or_else(|| EngineError::Spawn("empty command".into()))?;
-        let mut cmd = Command::new(program);
-        cmd.args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        if let Some(d) = &spec.dir {
-            cmd.current_dir(d);
-        }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| EngineError::Spawn(format!("{program}: {e}")))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(EngineError::Crash);
-        };
-        let rx = read_lines(stdout, |line| line.trim().to_string());
+        let process = Process::spawn_command(&spec.command, spec.dir.as_deref())?;
+        let program = split_command(&spec.command)
+            .ok()
+            .and_then(|w| w.into_iter().next())
+            .unwrap_or_default();
         Ok(Engine {
-            child,
-            stdin,
-            lines: rx,
+            process,
             readyok: false,
             dialect: Dialect::Uci,
-            name: spec.name.clone().unwrap_or_else(|| program.clone()),
+            name: spec.name.clone().unwrap_or(program),
         })
     }
 
     fn handshake(&mut self, d: Dialect, spec: &EngineSpec, ms: u64) -> Result<(), EngineError> {
-        let (hello, reply) = match d {
-            Dialect::Uci => ("uci", "uciok"),
-            Dialect::Ucci => ("ucci", "ucciok"),
-        };
-        self.send(hello)?;
-        let deadline = Instant::now() + Duration::from_millis(ms);
-        let mut id = None;
-        self.wait_for(deadline, |l| {
-            if let Some(n) = l.strip_prefix("id name ") {
-                id = Some(n.trim().to_string());
-            }
-            l == reply
-        })?;
+        let id = self
+            .process
+            .handshake(d, Instant::now() + Duration::from_millis(ms))?;
         self.dialect = d;
         if spec.name.is_none() {
-            if let Some(n) = id.filter(|n| !n.is_empty()) {
+            if let Some(n) = id {
                 self.name = n;
             }
         }
@@ -297,14 +189,10 @@ impl Engine {
     /// Options, then one `isready`: an engine that answers `readyok` gets `isready` before
     /// every `go` from then on; one that does not (some UCCI engines) is not waited for.
     fn configure(&mut self, spec: &EngineSpec, ms: u64) -> Result<(), EngineError> {
-        if self.dialect == Dialect::Ucci {
-            // Milliseconds for `go time`; engines that always use them ignore it.
-            self.send("setoption usemillisec true")?;
-        }
         self.send_options(&spec.options)?;
         self.send("isready")?;
         let deadline = Instant::now() + Duration::from_millis(ms);
-        match self.wait_for(deadline, |l| l == "readyok") {
+        match self.wait_for(deadline, |l| Line::classify(l) == Line::ReadyOk) {
             Ok(_) => self.readyok = true,
             Err(EngineError::Timeout) if self.dialect == Dialect::Ucci => self.readyok = false,
             Err(e) => return Err(e),
@@ -338,28 +226,15 @@ impl Engine {
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|_| EngineError::Crash)
+        self.process.send(line)
     }
 
     fn wait_for(
         &mut self,
         deadline: Instant,
-        mut pred: impl FnMut(&str) -> bool,
+        pred: impl FnMut(&str) -> bool,
     ) -> Result<String, EngineError> {
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    if pred(&l) {
-                        return Ok(l);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => return Err(EngineError::Timeout),
-                Err(RecvTimeoutError::Disconnected) => return Err(EngineError::Crash),
-            }
-        }
+        self.process.wait_for(deadline, pred)
     }
 
     /// `isready` → `readyok` within `ms`, for engines that answered it at start-up.
@@ -367,7 +242,7 @@ impl Engine {
         if self.readyok {
             self.send("isready")?;
             let deadline = Instant::now() + Duration::from_millis(ms);
-            self.wait_for(deadline, |l| l == "readyok")
+            self.wait_for(deadline, |l| Line::classify(l) == Line::ReadyOk)
                 .map_err(|e| match e {
                     EngineError::Timeout => EngineError::NotReady,
                     e => e,
@@ -387,7 +262,7 @@ impl Engine {
 
     /// Whether the process is still running.
     pub fn alive(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
+        self.process.alive()
     }
 
     /// Sends the game's position (`position_line`), syncs (`ms` bounds that wait), sends `go`
@@ -408,11 +283,12 @@ impl Engine {
         let start = Instant::now();
         self.send(&go_line)?;
         let mut thought = Thought::default();
-        let line = self.wait_for(start + timeout, |l| {
-            if l.starts_with("info ") {
+        let line = self.wait_for(start + timeout, |l| match Line::classify(l) {
+            Line::Info => {
                 note_info(l, dialect, &mut thought);
+                false
             }
-            l.starts_with("bestmove") || l.starts_with("nobestmove")
+            line => line == Line::Terminal,
         })?;
         let ms = start.elapsed().as_millis() as u64;
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -427,15 +303,8 @@ impl Engine {
 
     /// Asks the engine to quit, then makes sure it is gone (killed after 300 ms).
     pub fn quit(mut self) {
-        let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_millis(300);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        // Drop kills it.
+        // Dropping the process kills it if it is still there.
+        self.process.quit(Duration::from_millis(300));
     }
 }
 
@@ -509,63 +378,9 @@ fn note_info(line: &str, dialect: Dialect, t: &mut Thought) {
     }
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
-    }
-}
-
-/// Reads `stdout` line by line on a thread of its own (line ends stripped, decoded lossily),
-/// sending `f(line)` for each until the pipe closes or the receiver is gone.
-pub fn read_lines<T: Send + 'static>(
-    stdout: std::process::ChildStdout,
-    f: impl Fn(String) -> T + Send + 'static,
-) -> Receiver<T> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut r = BufReader::new(stdout);
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match r.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {
-                    while buf.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
-                        buf.pop();
-                    }
-                    if tx
-                        .send(f(String::from_utf8_lossy(&buf).into_owned()))
-                        .is_err()
-                    {
-                        return;
-                    }
-                }
-            }
-        }
-    });
-    rx
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn command_words() {
-        assert_eq!(
-            split_command(r#"a 'b c' "d \"e\"" f\ g"#).unwrap(),
-            vec!["a", "b c", "d \"e\"", "f g"]
-        );
-        assert_eq!(split_command("  ").unwrap(), Vec::<String>::new());
-        assert!(split_command("a 'b").is_err());
-        assert_eq!(
-            split_command("x \"y").unwrap_err().to_string(),
-            "unbalanced quote in command 'x \"y'"
-        );
-    }
 
     #[test]
     fn go_lines() {

@@ -234,38 +234,16 @@ pub fn play(
     stop: &AtomicBool,
 ) -> Option<Finished> {
     let opening = &setup.openings[(index / 2) % setup.openings.len()];
-    let e1_red = index.is_multiple_of(2);
     // Spec index of Red and of Black.
-    let order = if e1_red { [0, 1] } else { [1, 0] };
+    let order = if index.is_multiple_of(2) {
+        [0, 1]
+    } else {
+        [1, 0]
+    };
     let mut game: Game = opening.game();
     let mut comments: Vec<Option<String>> = vec![None; game.moves().len()];
-    let mut errors: [Option<EngineError>; 2] = [None, None];
-    for side in 0..2 {
-        if let Err(e) = ready(setup, engines, order[side]) {
-            errors[side] = Some(e);
-        }
-    }
-    let names: [String; 2] = std::array::from_fn(|side| {
-        let spec = &setup.specs[order[side]];
-        match (&spec.name, &engines[order[side]]) {
-            (Some(n), _) => n.clone(),
-            (None, Some(e)) => e.name.clone(),
-            (None, None) => spec.command.clone(),
-        }
-    });
-    // Each side's limit, clock and moves made, by colour.
-    let controls = [setup.controls[order[0]], setup.controls[order[1]]];
-    let (mut clocks, mut made) = ([0i64; 2], [0u32; 2]);
-    for (clock, control) in clocks.iter_mut().zip(controls) {
-        if let TimeControl::Clock { base, .. } = control {
-            *clock = base as i64;
-        }
-    }
-    // The increments a clock `go` announces: each side's own (0 for a side without a clock).
-    let incs = controls.map(|c| match c {
-        TimeControl::Clock { inc, .. } => inc,
-        _ => 0,
-    });
+    let (errors, names) = seat(setup, engines, order);
+    let mut clocks = Clocks::new(setup, order);
     let (result, why): (Option<Color>, String) = loop {
         if let Some(out) = game.outcome(setup.maxplies) {
             break match out {
@@ -283,74 +261,23 @@ pub fn play(
             let e = errors[si].clone().unwrap_or(EngineError::Crash);
             break lose(e.to_string());
         };
-        let control = controls[si];
-        let (go, wait) = match control {
-            TimeControl::Depth(d) => (Go::Depth(d), setup.timeout),
-            TimeControl::Nodes(n) => (Go::Nodes(n), setup.timeout),
-            TimeControl::MoveTime(t) => (Go::MoveTime(t), t + setup.margin),
-            TimeControl::Clock { moves, .. } => (
-                Go::Clock {
-                    red: clocks[0].max(1) as u64,
-                    black: clocks[1].max(1) as u64,
-                    incs,
-                    movestogo: moves.map(|m| m - made[si] % m),
-                    side,
-                },
-                clocks[si].max(0) as u64 + setup.margin,
-            ),
-        };
+        let (go, wait) = clocks.go(setup, side);
         let reply = engine.think(&game, go, setup.handshake, Duration::from_millis(wait));
         let (answer, thought, ms) = match reply {
             Ok(r) => r,
             Err(e) => {
                 // A crashed, hung or unresponsive engine is not reused.
                 engines[order[si]] = None;
-                break lose(match (e, control) {
-                    (
-                        EngineError::Timeout,
-                        TimeControl::Clock { .. } | TimeControl::MoveTime(_),
-                    ) => {
-                        format!("lost on time (no move within {wait} ms)")
-                    }
-                    (EngineError::Timeout, _) => format!("hung (no move in {wait} ms)"),
-                    (e, _) => e.to_string(),
-                });
+                break lose(failure(e, clocks.controls[si], wait));
             }
         };
-        match control {
-            TimeControl::Clock { base, inc, moves } => {
-                let left = clocks[si];
-                clocks[si] -= ms as i64;
-                if clocks[si] < -(setup.margin as i64) {
-                    break lose(format!("lost on time ({ms} ms used, {left} ms left)"));
-                }
-                made[si] += 1;
-                clocks[si] = clocks[si].max(0) + inc as i64;
-                if moves.is_some_and(|m| made[si] % m == 0) {
-                    clocks[si] += base as i64;
-                }
-            }
-            TimeControl::MoveTime(t) if ms > t + setup.margin => {
-                break lose(format!("lost on time ({ms} ms used, {t} ms allowed)"));
-            }
-            _ => {}
+        if let Err(e) = clocks.charge(setup, si, ms) {
+            break lose(e.to_string());
         }
         let text = match answer {
             Answer::Move(_, true) => break lose("resigned".into()),
             Answer::Move(t, false) => t,
-            Answer::NoMove => {
-                let plies = game.position().halfmove_clock();
-                if setup.claim > 0 && plies >= setup.claim {
-                    break (
-                        None,
-                        format!(
-                            "{} claimed a draw ({plies} plies without capture)",
-                            colour(side)
-                        ),
-                    );
-                }
-                break lose("gave no move".into());
-            }
+            Answer::NoMove => break no_move(setup, &game, side),
         };
         let m: Move = match game.position().parse_move(&text) {
             Ok(m) => m,
@@ -361,7 +288,11 @@ pub fn play(
         }
         comments.push(Some(comment(&thought, ms)));
     };
-    let e1_side = if e1_red { Color::Red } else { Color::Black };
+    let e1_side = if order[0] == 0 {
+        Color::Red
+    } else {
+        Color::Black
+    };
     let score = match result {
         None => 0.5,
         Some(c) if c == e1_side => 1.0,
@@ -372,21 +303,169 @@ pub fn play(
         Some(Color::Black) => "0-1",
         None => "1/2-1/2",
     };
+    let [red, black] = names;
     Some(Finished {
         index,
         score,
         record: Record {
             round: index + 1,
-            red: names[0].clone(),
-            black: names[1].clone(),
+            red,
+            black,
             fen: opening.fen.clone(),
             moves: game.moves().to_vec(),
             comments,
             result: result.into(),
             termination: why,
-            time_control: controls.map(|c| c.pgn_time_control()),
+            time_control: clocks.controls.map(|c| c.pgn_time_control()),
         },
     })
+}
+
+/// Readies the engines of Red and Black (`order`: their spec indices): what kept each from
+/// starting, if anything, and their names.
+fn seat(
+    setup: &Setup,
+    engines: &mut Engines,
+    order: [usize; 2],
+) -> ([Option<EngineError>; 2], [String; 2]) {
+    let mut errors: [Option<EngineError>; 2] = [None, None];
+    for side in 0..2 {
+        if let Err(e) = ready(setup, engines, order[side]) {
+            errors[side] = Some(e);
+        }
+    }
+    let names: [String; 2] = std::array::from_fn(|side| {
+        let spec = &setup.specs[order[side]];
+        match (&spec.name, &engines[order[side]]) {
+            (Some(n), _) => n.clone(),
+            (None, Some(e)) => e.name.clone(),
+            (None, None) => spec.command.clone(),
+        }
+    });
+    (errors, names)
+}
+
+/// Each side's limit, clock and moves made, by colour.
+struct Clocks {
+    controls: [TimeControl; 2],
+    /// Time left (ms) of a side with a clock.
+    left: [i64; 2],
+    made: [u32; 2],
+    /// The increments a clock `go` announces: each side's own (0 for a side without a clock).
+    incs: [u64; 2],
+}
+
+impl Clocks {
+    fn new(setup: &Setup, order: [usize; 2]) -> Clocks {
+        let controls = [setup.controls[order[0]], setup.controls[order[1]]];
+        let left = controls.map(|c| match c {
+            TimeControl::Clock { base, .. } => base as i64,
+            _ => 0,
+        });
+        let incs = controls.map(|c| match c {
+            TimeControl::Clock { inc, .. } => inc,
+            _ => 0,
+        });
+        Clocks {
+            controls,
+            left,
+            made: [0; 2],
+            incs,
+        }
+    }
+
+    /// The `go` for `side` and how long to wait for its answer (ms).
+    fn go(&self, setup: &Setup, side: Color) -> (Go, u64) {
+        let si = side.index();
+        match self.controls[si] {
+            TimeControl::Depth(d) => (Go::Depth(d), setup.timeout),
+            TimeControl::Nodes(n) => (Go::Nodes(n), setup.timeout),
+            TimeControl::MoveTime(t) => (Go::MoveTime(t), t + setup.margin),
+            TimeControl::Clock { moves, .. } => (
+                Go::Clock {
+                    red: self.left[0].max(1) as u64,
+                    black: self.left[1].max(1) as u64,
+                    incs: self.incs,
+                    movestogo: moves.map(|m| m - self.made[si] % m),
+                    side,
+                },
+                self.left[si].max(0) as u64 + setup.margin,
+            ),
+        }
+    }
+
+    /// Charges side `si` the `ms` its move took (adding the increment, and the base at a new
+    /// time control); `Err` when the move overstepped the time.
+    fn charge(&mut self, setup: &Setup, si: usize, ms: u64) -> Result<(), LostOnTime> {
+        match self.controls[si] {
+            TimeControl::Clock { base, inc, moves } => {
+                let left = self.left[si];
+                self.left[si] -= ms as i64;
+                if self.left[si] < -(setup.margin as i64) {
+                    return Err(LostOnTime::Clock { ms, left });
+                }
+                self.made[si] += 1;
+                self.left[si] = self.left[si].max(0) + inc as i64;
+                if moves.is_some_and(|m| self.made[si].is_multiple_of(m)) {
+                    self.left[si] += base as i64;
+                }
+            }
+            TimeControl::MoveTime(t) if ms > t + setup.margin => {
+                return Err(LostOnTime::MoveTime { ms, allowed: t });
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// A move that overstepped its side's time, in the words of the game's termination.
+#[derive(Debug, thiserror::Error)]
+enum LostOnTime {
+    /// Past the clock (and the margin).
+    #[error("lost on time ({ms} ms used, {left} ms left)")]
+    Clock {
+        /// Milliseconds the move took.
+        ms: u64,
+        /// Milliseconds that were left on the clock.
+        left: i64,
+    },
+    /// Past the fixed time per move (and the margin).
+    #[error("lost on time ({ms} ms used, {allowed} ms allowed)")]
+    MoveTime {
+        /// Milliseconds the move took.
+        ms: u64,
+        /// Milliseconds a move may take.
+        allowed: u64,
+    },
+}
+
+/// The words of a loss to an engine that failed to answer within `wait` ms under `control`.
+fn failure(e: EngineError, control: TimeControl, wait: u64) -> String {
+    match (e, control) {
+        (EngineError::Timeout, TimeControl::Clock { .. } | TimeControl::MoveTime(_)) => {
+            format!("lost on time (no move within {wait} ms)")
+        }
+        (EngineError::Timeout, _) => format!("hung (no move in {wait} ms)"),
+        (e, _) => e.to_string(),
+    }
+}
+
+/// The end of a game whose side to move gave no move: a draw claimed after `Setup::claim`
+/// plies without a capture, else a loss.
+fn no_move(setup: &Setup, game: &Game, side: Color) -> (Option<Color>, String) {
+    let plies = game.position().halfmove_clock();
+    if setup.claim > 0 && plies >= setup.claim {
+        (
+            None,
+            format!(
+                "{} claimed a draw ({plies} plies without capture)",
+                colour(side)
+            ),
+        )
+    } else {
+        (Some(!side), format!("{} gave no move", colour(side)))
+    }
 }
 
 #[cfg(test)]

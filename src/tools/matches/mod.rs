@@ -24,11 +24,11 @@ use crate::tools::{pgn, FileError};
 pub use engine::EngineSpec;
 use engine::{Dialect, Engine, EngineError};
 use game::{Engines, Finished};
-use stats::fmt_elo;
+use stats::{fmt_elo, Tally};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{mpsc, Arc};
 pub use summary::{Summary, TallyError};
 
 /// A match to play: the set-up every game shares, and how many games, how they are run and
@@ -196,51 +196,10 @@ pub fn run(config: Config) -> Result<(), MatchError> {
     let setup = Arc::new(setup);
     let total = games.max(1);
     let workers = concurrency.clamp(1, 64).min(total);
-    let next = Arc::new(AtomicUsize::new(0));
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Finished>();
-    let first = Mutex::new(Some(first));
-    let handles: Vec<_> = (0..workers)
-        .map(|w| {
-            let (setup, next, stop, tx) = (
-                Arc::clone(&setup),
-                Arc::clone(&next),
-                Arc::clone(&stop),
-                tx.clone(),
-            );
-            let mut engines: Engines = if w == 0 {
-                first
-                    .lock()
-                    .ok()
-                    .and_then(|mut f| f.take())
-                    .unwrap_or_default()
-            } else {
-                [None, None]
-            };
-            std::thread::spawn(move || {
-                loop {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let i = first_game + next.fetch_add(1, Ordering::SeqCst);
-                    if i >= first_game + total {
-                        break;
-                    }
-                    match game::play(&setup, i, &mut engines, &stop) {
-                        Some(f) => {
-                            if tx.send(f).is_err() {
-                                break;
-                            }
-                        }
-                        None => break,
-                    }
-                }
-                for e in engines.into_iter().flatten() {
-                    e.quit();
-                }
-            })
-        })
-        .collect();
+    let games = first_game..first_game + total;
+    let handles = spawn_workers(&setup, workers, games, first, &stop, &tx);
     drop(tx);
     let mut summary = Summary::default();
     let today = date();
@@ -253,27 +212,11 @@ pub fn run(config: Config) -> Result<(), MatchError> {
             let text = pgn::write(r, &event, &today);
             let _ = file.write_all(text.as_bytes()).and_then(|_| file.flush());
         }
-        let tally = &summary.tally;
-        let (elo, err) = tally.elo();
-        let mut line = format!(
-            "game {} ({} of {}): {} vs {} {} ({}) | W/D/L {}/{}/{} score {:.3} Elo {} +/- {}",
-            f.index + 1,
-            tally.games(),
-            total,
-            r.red,
-            r.black,
-            r.result,
-            r.termination,
-            tally.wins,
-            tally.draws,
-            tally.losses,
-            tally.score(),
-            fmt_elo(elo),
-            fmt_elo(err)
-        );
+        let mut line = progress_line(&f, &summary.tally, total);
         if let Some(sp) = &sprt {
             let (lo, hi) = sp.bounds();
-            line.push_str(&format!(" LLR {:.2} ({:.2}, {:.2})", tally.llr(sp), lo, hi));
+            let llr = summary.tally.llr(sp);
+            line.push_str(&format!(" LLR {llr:.2} ({lo:.2}, {hi:.2})"));
             if decision.is_none() {
                 decision = summary.decide(sp);
                 if decision.is_some() {
@@ -296,4 +239,69 @@ pub fn run(config: Config) -> Result<(), MatchError> {
         summary.lines(&names, sprt.as_ref().map(|sp| (sp, decision)))
     );
     Ok(())
+}
+
+/// Starts `workers` threads that play the games `games` (the first worker with the engines the
+/// probe started), each game sent on `tx`, until the games run out or `stop` is set.
+fn spawn_workers(
+    setup: &Arc<Setup>,
+    workers: usize,
+    games: std::ops::Range<usize>,
+    first: Engines,
+    stop: &Arc<AtomicBool>,
+    tx: &mpsc::Sender<Finished>,
+) -> Vec<std::thread::JoinHandle<()>> {
+    let next = Arc::new(AtomicUsize::new(games.start));
+    let mut first = Some(first);
+    (0..workers)
+        .map(|_| {
+            let (setup, next, stop, tx) = (
+                Arc::clone(setup),
+                Arc::clone(&next),
+                Arc::clone(stop),
+                tx.clone(),
+            );
+            let mut engines: Engines = first.take().unwrap_or_default();
+            let end = games.end;
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::SeqCst) {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= end {
+                        break;
+                    }
+                    let Some(f) = game::play(&setup, i, &mut engines, &stop) else {
+                        break;
+                    };
+                    if tx.send(f).is_err() {
+                        break;
+                    }
+                }
+                for e in engines.into_iter().flatten() {
+                    e.quit();
+                }
+            })
+        })
+        .collect()
+}
+
+/// A finished game's line on stderr: the game, the result, and the tally of `total` so far.
+fn progress_line(f: &Finished, tally: &Tally, total: usize) -> String {
+    let r = &f.record;
+    let (elo, err) = tally.elo();
+    format!(
+        "game {} ({} of {}): {} vs {} {} ({}) | W/D/L {}/{}/{} score {:.3} Elo {} +/- {}",
+        f.index + 1,
+        tally.games(),
+        total,
+        r.red,
+        r.black,
+        r.result,
+        r.termination,
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        tally.score(),
+        fmt_elo(elo),
+        fmt_elo(err)
+    )
 }

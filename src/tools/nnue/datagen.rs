@@ -454,26 +454,8 @@ pub fn check(args: &Config) -> Result<(), DatagenError> {
 
 /// Runs datagen: returns what was written.
 pub fn run(args: &Config) -> Result<Summary, DatagenError> {
-    let Inputs {
-        openings,
-        games,
-        network,
-    } = inputs(args)?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .write(true)
-        .append(args.append)
-        .truncate(!args.append)
-        .open(&args.output)
-        .map_err(|e| FileError::new(&args.output, e))?;
-    file.write_all(&record::header())
-        .and_then(|_| file.flush())
-        .map_err(|e| FileError::new(&args.output, e))?;
-
+    let inputs = inputs(args)?;
+    let mut writer = Writer::open(args)?;
     let stop = Arc::new(AtomicBool::new(false));
     HANDLER.call_once(|| {
         // A process has one handler; if another part of the program set one, Ctrl-C simply
@@ -482,93 +464,24 @@ pub fn run(args: &Config) -> Result<Summary, DatagenError> {
     });
     let mut max_games = args.games.unwrap_or(u64::MAX);
     if !args.pgn.is_empty() {
-        max_games = max_games.min(games.len() as u64);
+        max_games = max_games.min(inputs.games.len() as u64);
     }
-    let next = Arc::new(AtomicU64::new(0));
     let (tx, rx) = mpsc::channel::<(u64, Option<Played>)>();
-    let mut workers = Vec::new();
-    for _ in 0..threads {
-        let (tx, next, stop, openings, games, args, network) = (
-            tx.clone(),
-            Arc::clone(&next),
-            Arc::clone(&stop),
-            Arc::clone(&openings),
-            Arc::clone(&games),
-            args.clone(),
-            network.clone(),
-        );
-        workers.push(std::thread::spawn(move || {
-            let mut searcher = Searcher::new(args.hash.max(1));
-            searcher.set_network(network);
-            // Labels stay in the network's own units: the search's squash of won scores
-            // (`Params::squash`) is for its margins, not for training targets.
-            searcher.params_mut().no_squash();
-            loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                if i >= max_games || stopped(&stop) {
-                    break;
-                }
-                let played = match games.get(i as usize) {
-                    Some(rec) => label(&mut searcher, rec, &args, &stop),
-                    None => play(&mut searcher, &openings, &args, i, &stop),
-                };
-                let abandoned = played.is_none();
-                if tx.send((i, played)).is_err() || abandoned {
-                    break;
-                }
-            }
-        }));
-    }
-    drop(tx);
-
+    let workers = spawn_workers(args, &inputs, max_games, &stop, tx);
     let bar = progress_bar(args, (max_games < u64::MAX).then_some(max_games));
     let started = Instant::now();
     let mut last_log = Instant::now();
-    let mut summary = Summary::default();
-    let mut pending: BTreeMap<u64, Option<Played>> = BTreeMap::new();
-    let mut next_write = 0u64;
-    let mut buf = Vec::new();
-    let target = args.positions.unwrap_or(u64::MAX);
-    let mut io_error = None;
-    let mut write = |g: Played, summary: &mut Summary| -> Result<(), FileError> {
-        buf.clear();
-        for s in &g.samples {
-            buf.extend_from_slice(&s.encode());
-        }
-        file.write_all(&buf)
-            .and_then(|_| file.flush())
-            .map_err(|e| FileError::new(&args.output, e))?;
-        summary.games += 1;
-        summary.positions += g.samples.len() as u64;
-        summary.red_draw_black[2 - g.red as usize] += 1;
-        Ok(())
-    };
     // When was the stop first seen: workers get a few seconds to finish their move.
     let mut stop_seen: Option<Instant> = None;
     loop {
         match rx.recv_timeout(std::time::Duration::from_millis(200)) {
             Ok((i, played)) => {
-                pending.insert(i, played);
+                writer.pending.insert(i, played);
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
-        // Write games in index order, whole games at a time.
-        while let Some(entry) = pending.remove(&next_write) {
-            next_write += 1;
-            let Some(g) = entry else { continue };
-            if summary.positions >= target || io_error.is_some() {
-                continue;
-            }
-            if let Err(e) = write(g, &mut summary) {
-                io_error = Some(e);
-                stop.store(true, Ordering::SeqCst);
-                continue;
-            }
-            if summary.positions >= target {
-                stop.store(true, Ordering::SeqCst);
-            }
-        }
+        writer.write_in_order(&stop);
         if stopped(&stop) {
             let since = *stop_seen.get_or_insert_with(Instant::now);
             if since.elapsed().as_secs() >= 5 {
@@ -576,41 +489,19 @@ pub fn run(args: &Config) -> Result<Summary, DatagenError> {
             }
         }
         let secs = started.elapsed().as_secs_f64().max(1e-9);
-        let rate = summary.positions as f64 / secs;
-        bar.set_position(if args.positions.is_some() {
-            summary.positions
-        } else {
-            summary.games
-        });
-        bar.set_message(format!(
-            "{} games, {} positions, {rate:.0} pos/s",
-            summary.games, summary.positions
-        ));
-        if bar.is_hidden() && last_log.elapsed().as_secs() >= 60 {
-            last_log = Instant::now();
-            eprintln!(
-                "datagen: {} games, {} positions, {rate:.0} pos/s, {secs:.0} s",
-                summary.games, summary.positions
-            );
-        }
+        show_progress(args, &bar, &writer.summary, secs, &mut last_log);
     }
-    // Games finished after a gap (a game abandoned at the stop) are still whole: keep them.
-    for g in std::mem::take(&mut pending).into_values().flatten() {
-        if summary.positions < target && io_error.is_none() {
-            if let Err(e) = write(g, &mut summary) {
-                io_error = Some(e);
-            }
-        }
-    }
+    writer.write_rest();
     for w in workers {
         if w.is_finished() {
             let _ = w.join();
         }
     }
     bar.finish_and_clear();
-    if let Some(e) = io_error {
+    if let Some(e) = writer.io_error {
         return Err(e.into());
     }
+    let summary = writer.summary;
     let secs = started.elapsed().as_secs_f64().max(1e-9);
     eprintln!(
         "datagen: {} games (Red {} / draw {} / Black {}), {} positions ({} bytes each) in {secs:.1} s, {:.0} positions/s",
@@ -623,6 +514,171 @@ pub fn run(args: &Config) -> Result<Summary, DatagenError> {
         summary.positions as f64 / secs
     );
     Ok(summary)
+}
+
+/// Starts the worker threads (`Config::threads`, else one per core): each plays or labels the
+/// next game below `max_games` and sends it with its index, until the games run out or the
+/// run stops.
+fn spawn_workers(
+    args: &Config,
+    inputs: &Inputs,
+    max_games: u64,
+    stop: &Arc<AtomicBool>,
+    tx: mpsc::Sender<(u64, Option<Played>)>,
+) -> Vec<std::thread::JoinHandle<()>> {
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let next = Arc::new(AtomicU64::new(0));
+    (0..threads)
+        .map(|_| {
+            let (tx, next, stop, openings, games, args, network) = (
+                tx.clone(),
+                Arc::clone(&next),
+                Arc::clone(stop),
+                Arc::clone(&inputs.openings),
+                Arc::clone(&inputs.games),
+                args.clone(),
+                inputs.network.clone(),
+            );
+            std::thread::spawn(move || {
+                let mut searcher = Searcher::new(args.hash.max(1));
+                searcher.set_network(network);
+                // Labels stay in the network's own units: the search's squash of won scores
+                // (`Params::squash`) is for its margins, not for training targets.
+                searcher.params_mut().no_squash();
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= max_games || stopped(&stop) {
+                        break;
+                    }
+                    let played = match games.get(i as usize) {
+                        Some(rec) => label(&mut searcher, rec, &args, &stop),
+                        None => play(&mut searcher, &openings, &args, i, &stop),
+                    };
+                    let abandoned = played.is_none();
+                    if tx.send((i, played)).is_err() || abandoned {
+                        break;
+                    }
+                }
+            })
+        })
+        .collect()
+}
+
+/// The output file and what has been written to it: games are written whole, in the order of
+/// their indices, until `Config::positions` are in or a write fails.
+struct Writer {
+    file: std::fs::File,
+    path: PathBuf,
+    buf: Vec<u8>,
+    summary: Summary,
+    /// Games received and not yet written (`None`: abandoned), by index.
+    pending: BTreeMap<u64, Option<Played>>,
+    next_write: u64,
+    target: u64,
+    io_error: Option<FileError>,
+}
+
+impl Writer {
+    /// Opens (or appends to) the output and writes the format's header.
+    fn open(args: &Config) -> Result<Writer, FileError> {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .append(args.append)
+            .truncate(!args.append)
+            .open(&args.output)
+            .map_err(|e| FileError::new(&args.output, e))?;
+        file.write_all(&record::header())
+            .and_then(|_| file.flush())
+            .map_err(|e| FileError::new(&args.output, e))?;
+        Ok(Writer {
+            file,
+            path: args.output.clone(),
+            buf: Vec::new(),
+            summary: Summary::default(),
+            pending: BTreeMap::new(),
+            next_write: 0,
+            target: args.positions.unwrap_or(u64::MAX),
+            io_error: None,
+        })
+    }
+
+    /// Writes the pending games that come next in index order; raises `stop` when the target
+    /// is reached or a write fails.
+    fn write_in_order(&mut self, stop: &AtomicBool) {
+        while let Some(entry) = self.pending.remove(&self.next_write) {
+            self.next_write += 1;
+            let Some(g) = entry else { continue };
+            if self.summary.positions >= self.target || self.io_error.is_some() {
+                continue;
+            }
+            if let Err(e) = self.write(g) {
+                self.io_error = Some(e);
+                stop.store(true, Ordering::SeqCst);
+                continue;
+            }
+            if self.summary.positions >= self.target {
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// Games finished after a gap (a game abandoned at the stop) are still whole: keeps them.
+    fn write_rest(&mut self) {
+        for g in std::mem::take(&mut self.pending).into_values().flatten() {
+            if self.summary.positions < self.target && self.io_error.is_none() {
+                if let Err(e) = self.write(g) {
+                    self.io_error = Some(e);
+                }
+            }
+        }
+    }
+
+    /// Writes one game in one write.
+    fn write(&mut self, g: Played) -> Result<(), FileError> {
+        self.buf.clear();
+        for s in &g.samples {
+            self.buf.extend_from_slice(&s.encode());
+        }
+        self.file
+            .write_all(&self.buf)
+            .and_then(|_| self.file.flush())
+            .map_err(|e| FileError::new(&self.path, e))?;
+        self.summary.games += 1;
+        self.summary.positions += g.samples.len() as u64;
+        self.summary.red_draw_black[2 - g.red as usize] += 1;
+        Ok(())
+    }
+}
+
+/// The progress bar's position and message, or without a bar a line a minute on stderr.
+fn show_progress(
+    args: &Config,
+    bar: &indicatif::ProgressBar,
+    summary: &Summary,
+    secs: f64,
+    last_log: &mut Instant,
+) {
+    let rate = summary.positions as f64 / secs;
+    bar.set_position(if args.positions.is_some() {
+        summary.positions
+    } else {
+        summary.games
+    });
+    bar.set_message(format!(
+        "{} games, {} positions, {rate:.0} pos/s",
+        summary.games, summary.positions
+    ));
+    if bar.is_hidden() && last_log.elapsed().as_secs() >= 60 {
+        *last_log = Instant::now();
+        eprintln!(
+            "datagen: {} games, {} positions, {rate:.0} pos/s, {secs:.0} s",
+            summary.games, summary.positions
+        );
+    }
 }
 
 fn progress_bar(args: &Config, games: Option<u64>) -> indicatif::ProgressBar {

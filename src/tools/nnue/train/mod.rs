@@ -264,17 +264,7 @@ pub fn train(
     mut split: data::Split,
     mut save: impl FnMut(&Model) -> Result<(), TrainError>,
 ) -> Result<Report, TrainError> {
-    if split.train.is_empty() {
-        return Err(TrainError::NoData);
-    }
-    let bad_hidden = |h: usize| h == 0 || !h.is_multiple_of(16) || h > MAX_HIDDEN;
-    if args.hidden.is_some_and(bad_hidden)
-        || args
-            .buckets
-            .is_some_and(|b| !(1..=MAX_BUCKETS).contains(&b))
-    {
-        return Err(TrainError::Shape);
-    }
+    check_shape(args, &split)?;
     let validation = std::mem::take(&mut split.validation);
     let entries = std::mem::take(&mut split.train);
     let Checkpoint {
@@ -284,47 +274,37 @@ pub fn train(
         best: resumed_best,
         best_epoch,
     } = start(args)?;
-    let batch = args.batch.max(1);
-    let batches = entries.len().div_ceil(batch);
     let (k, wdl) = (args.k, args.wdl);
     let initial = loss(&model, &validation, k, wdl);
-    let classical = validation
-        .iter()
-        .zip(&split.classical)
-        .map(|(e, &v)| {
-            let p = 1.0 / (1.0 + (-(v as f64) / k as f64).exp());
-            let d = p - e.target(k, wdl) as f64;
-            d * d
-        })
-        .sum::<f64>()
-        / validation.len().max(1) as f64;
     let mut report = Report {
         positions: (entries.len(), validation.len()),
         initial_validation: initial,
-        classical_validation: classical,
+        classical_validation: classical_loss(&validation, &split.classical, k, wdl),
         ..Default::default()
     };
     // A resumed run's best so far is already in the output.
     let mut best = if epochs_done > 0 {
         report.best = best_epoch;
         resumed_best
-    } else if validation.is_empty() {
-        save(&model)?;
-        f64::INFINITY
     } else {
         save(&model)?;
-        initial
+        if validation.is_empty() {
+            f64::INFINITY
+        } else {
+            initial
+        }
     };
-    let threads = rayon::current_num_threads().max(1);
     if !args.quiet {
         eprintln!(
-            "train: {} positions, {} held out, {} features, H = {}, {} bucket(s), {} epochs of {batches} batches; validation loss: initial {initial:.6}, classical evaluation {classical:.6}",
+            "train: {} positions, {} held out, {} features, H = {}, {} bucket(s), {} epochs of {} batches; validation loss: initial {initial:.6}, classical evaluation {:.6}",
             entries.len(),
             validation.len(),
             model.features.name(),
             model.hidden,
             model.buckets,
-            args.epochs
+            args.epochs,
+            entries.len().div_ceil(args.batch.max(1)),
+            report.classical_validation,
         );
     }
     let last = args
@@ -332,57 +312,7 @@ pub fn train(
         .map_or(args.epochs, |n| (epochs_done + n).min(args.epochs));
     for epoch in epochs_done..last {
         let started = Instant::now();
-        // Each epoch's order depends on the seed and the epoch alone, so a resumed run sees
-        // what an uninterrupted one would.
-        let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed ^ 0x5EED ^ (epoch as u64) << 32);
-        let mut order: Vec<u32> = (0..entries.len() as u32).collect();
-        order.shuffle(&mut rng);
-        let bar = if args.quiet {
-            indicatif::ProgressBar::hidden()
-        } else {
-            indicatif::ProgressBar::new(entries.len() as u64)
-        };
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "epoch {prefix} [{bar:30}] {human_pos}/{human_len} positions, {per_sec}, ETA {eta}, {msg}",
-        ) {
-            bar.set_style(style.progress_chars("=> "));
-        }
-        bar.set_prefix(format!("{}/{}", epoch + 1, args.epochs));
-        let mut total = 0.0f64;
-        for (b, chunk) in order.chunks(batch).enumerate() {
-            let progress = (epoch * batches + b) as f32 / (args.epochs * batches) as f32;
-            let lr = cosine(args.lr, args.lr_floor, progress);
-            let per = chunk.len().div_ceil(threads);
-            let (grad, sum) = chunk
-                .par_chunks(per.max(1))
-                .map(|part| {
-                    let mut grad = vec![0.0f32; model.params.len()];
-                    let mut s = Scratch::new(model.hidden);
-                    let l: f64 = part
-                        .iter()
-                        .map(|&i| {
-                            let e = &entries[i as usize];
-                            model.backward(e, k, wdl, &mut s, &mut grad) as f64
-                        })
-                        .sum();
-                    (grad, l)
-                })
-                .reduce_with(|(mut g1, l1), (g2, l2)| {
-                    for (a, b) in g1.iter_mut().zip(&g2) {
-                        *a += b;
-                    }
-                    (g1, l1 + l2)
-                })
-                .unwrap_or_default();
-            total += sum;
-            let n = chunk.len() as f32;
-            let grad: Vec<f32> = grad.into_iter().map(|g| g / n).collect();
-            let clipped = model.clipped();
-            adam.step(&mut model.params, &grad, lr, clipped, CLIP);
-            bar.inc(chunk.len() as u64);
-            bar.set_message(format!("loss {:.6}", sum / n as f64));
-        }
-        bar.finish_and_clear();
+        let total = run_epoch(args, epoch, &entries, &mut model, &mut adam);
         let v = loss(&model, &validation, k, wdl);
         let e = Epoch {
             train: total / entries.len() as f64,
@@ -420,6 +350,120 @@ pub fn train(
         }
     }
     Ok(report)
+}
+
+/// Refuses a run with no data or a shape the format cannot hold.
+fn check_shape(args: &Config, split: &data::Split) -> Result<(), TrainError> {
+    if split.train.is_empty() {
+        return Err(TrainError::NoData);
+    }
+    let bad_hidden = |h: usize| h == 0 || !h.is_multiple_of(16) || h > MAX_HIDDEN;
+    if args.hidden.is_some_and(bad_hidden)
+        || args
+            .buckets
+            .is_some_and(|b| !(1..=MAX_BUCKETS).contains(&b))
+    {
+        return Err(TrainError::Shape);
+    }
+    Ok(())
+}
+
+/// The loss the classical evaluation (`classical`, one value per held-out entry) would have on
+/// the held-out entries: the bar a network must pass.
+fn classical_loss(validation: &[data::Entry], classical: &[i32], k: f32, wdl: f32) -> f64 {
+    validation
+        .iter()
+        .zip(classical)
+        .map(|(e, &v)| {
+            let p = 1.0 / (1.0 + (-(v as f64) / k as f64).exp());
+            let d = p - e.target(k, wdl) as f64;
+            d * d
+        })
+        .sum::<f64>()
+        / validation.len().max(1) as f64
+}
+
+/// One epoch over `entries` in an order of its own, a step of `adam` per batch, with a
+/// progress bar. Returns the summed training loss.
+fn run_epoch(
+    args: &Config,
+    epoch: usize,
+    entries: &[data::Entry],
+    model: &mut Model,
+    adam: &mut Adam,
+) -> f64 {
+    let batch = args.batch.max(1);
+    let batches = entries.len().div_ceil(batch);
+    // Each epoch's order depends on the seed and the epoch alone, so a resumed run sees what
+    // an uninterrupted one would.
+    let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed ^ 0x5EED ^ (epoch as u64) << 32);
+    let mut order: Vec<u32> = (0..entries.len() as u32).collect();
+    order.shuffle(&mut rng);
+    let bar = epoch_bar(args, epoch, entries.len());
+    let mut total = 0.0f64;
+    for (b, chunk) in order.chunks(batch).enumerate() {
+        let progress = (epoch * batches + b) as f32 / (args.epochs * batches) as f32;
+        let lr = cosine(args.lr, args.lr_floor, progress);
+        let (grad, sum) = gradient(model, entries, chunk, args.k, args.wdl);
+        total += sum;
+        let n = chunk.len() as f32;
+        let grad: Vec<f32> = grad.into_iter().map(|g| g / n).collect();
+        let clipped = model.clipped();
+        adam.step(&mut model.params, &grad, lr, clipped, CLIP);
+        bar.inc(chunk.len() as u64);
+        bar.set_message(format!("loss {:.6}", sum / n as f64));
+    }
+    bar.finish_and_clear();
+    total
+}
+
+/// The progress bar of one epoch (hidden when quiet).
+fn epoch_bar(args: &Config, epoch: usize, positions: usize) -> indicatif::ProgressBar {
+    let bar = if args.quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(positions as u64)
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "epoch {prefix} [{bar:30}] {human_pos}/{human_len} positions, {per_sec}, ETA {eta}, {msg}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_prefix(format!("{}/{}", epoch + 1, args.epochs));
+    bar
+}
+
+/// The summed gradient and loss of the entries `chunk` names, shared out over the threads.
+fn gradient(
+    model: &Model,
+    entries: &[data::Entry],
+    chunk: &[u32],
+    k: f32,
+    wdl: f32,
+) -> (Vec<f32>, f64) {
+    let threads = rayon::current_num_threads().max(1);
+    let per = chunk.len().div_ceil(threads);
+    chunk
+        .par_chunks(per.max(1))
+        .map(|part| {
+            let mut grad = vec![0.0f32; model.params.len()];
+            let mut s = Scratch::new(model.hidden);
+            let l: f64 = part
+                .iter()
+                .map(|&i| {
+                    let e = &entries[i as usize];
+                    model.backward(e, k, wdl, &mut s, &mut grad) as f64
+                })
+                .sum();
+            (grad, l)
+        })
+        .reduce_with(|(mut g1, l1), (g2, l2)| {
+            for (a, b) in g1.iter_mut().zip(&g2) {
+                *a += b;
+            }
+            (g1, l1 + l2)
+        })
+        .unwrap_or_default()
 }
 
 /// Runs `chariot train`: loads the data, trains, writes the best network.
