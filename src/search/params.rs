@@ -4,10 +4,10 @@
 //! of them by name with `Params::set`.
 //!
 //! The values are those `chariot spsa` found in self-play at 0.333 s + 0.0033 s, all numbers
-//! at once (docs/strength.md, "The search tuned by SPSA at a thirtieth"), except `qs_checks`,
+//! at once (docs/strength/stage3.md, "The search tuned by SPSA at a thirtieth"), except `qs_checks`,
 //! which the mate track sets, and the squash of the network's won scores, which the peers chose
 //! (self-play cannot see either). Where a number was measured on its own, its line says which
-//! section of `docs/strength.md` holds the match. The numbers that SPSA has not tuned yet (the
+//! page of `docs/strength/` holds the match. The numbers that SPSA has not tuned yet (the
 //! time allocation's, the extensions' caps, the reductions' steps, `mate_depth_*`) keep the
 //! values they had as constants before they came here.
 
@@ -155,7 +155,7 @@ params! {
     /// Razoring margin per ply of depth (centipawns).
     razor_margin: i32 = 249, 50..=800, step 20;
     /// Internal iterative reduction: a node without a hash move at this depth or more is
-    /// searched a ply shallower (measured in docs/strength.md, "The search re-tuned for the
+    /// searched a ply shallower (measured in docs/strength/stage1.md, "The search re-tuned for the
     /// network", with the singular extension).
     iir_depth: i32 = 3, 2..=12, step 1;
     /// Singular extension: the hash move is tested at this depth or more (measured with the
@@ -205,8 +205,8 @@ params! {
     lmr_history_div: i32 = 7750, 1000..=32000, step 500;
     /// …at most this many plies either way.
     lmr_history_max: i32 = 2, 0..=4, step 1;
-    /// History bonus on a cut-off: this many per ply of depth… (docs/strength.md, "The search
-    /// re-tuned for the network": linear in depth instead of 4·d²)
+    /// History bonus on a cut-off: this many per ply of depth… (docs/strength/stage1.md, "The
+    /// search re-tuned for the network": linear in depth instead of 4·d²)
     hist_bonus_mul: i32 = 132, 20..=400, step 10;
     /// …less this many…
     hist_bonus_sub: i32 = 59, 0..=400, step 10;
@@ -217,19 +217,19 @@ params! {
     qs_delta: i32 = 231, 0..=1000, step 20;
     /// Quiescence: quiet moves that give check are searched in this many of a line's
     /// quiescence plies of the side that checks (0: captures only); mates by checks past the
-    /// horizon are seen (docs/strength.md, "Strength, third stage"; 2 since "The network's won
+    /// horizon are seen (docs/strength/stage3.md; 2 since "The network's won
     /// scores squashed").
     qs_checks: i32 = 2, 0..=3, step 1;
     /// The network's evaluation past this many centipawns either way is compressed
     /// (`Params::squash`): its scores in won positions run to +70 pawns, where every margin
     /// below is noise and the mating quiet move is pruned for a material line that scores
-    /// higher (docs/strength.md, "The network's won scores squashed")…
+    /// higher (docs/strength/stage3.md, "The network's won scores squashed")…
     eval_knee: i32 = 600, 200..=30000, step 100;
     /// …by this divisor (1: not at all, see `Params::no_squash`).
     eval_knee_div: i32 = 8, 1..=16, step 1;
     /// A side whose static evaluation is at least this many centipawns hunts the general: its
     /// quiet moves that close the net (attack a point the enemy general could step to that
-    /// the piece did not attack before) are never pruned… (docs/strength.md, "Quiet moves
+    /// the piece did not attack before) are never pruned… (docs/strength/stage3.md, "Quiet moves
     /// that close the net")
     hem_eval: i32 = 400, 0..=2000, step 50;
     /// …and reduced this many plies less.

@@ -60,7 +60,7 @@ const DEEP: u32 = 64;
 /// (one or two plies, with the choice spread over the lines by the temperature), the higher
 /// ones node-limited, each 50–220 Elo above the one below. The `elo` column is
 /// measured: the sum of the results between neighbouring levels, on a scale where ElephantEye
-/// 3.31 at depth 6 is 2500 (`docs/strength.md`, the ladder).
+/// 3.31 at depth 6 is 2500 (`docs/strength/stage1.md`, the ladder).
 pub const LADDER: [Rung; MAX_LEVEL as usize] = [
     rung(1, 1_000_000, 6, 200, 250, 540),
     rung(1, 1_000_000, 6, 95, 200, 610),

@@ -12,7 +12,7 @@
 //! an iteration). Inside the reserve (T < O + R) the share B shrinks with the
 //! clock instead of falling to nothing: a clock that drifts into the reserve still thinks a few
 //! milliseconds a move (a one-ply move at a 0.3 s clock threw away won games, one move in three
-//! at a thirtieth of a peer's clock, see docs/strength.md), and the clock climbs back because
+//! at a thirtieth of a peer's clock, see docs/strength/stage3.md), and the clock climbs back because
 //! B is less than the increment. The search starts no new iteration past 60 % of the target
 //! (stretched by 1 + the best move's instability, at most 1.5), once `SOFT_STOP_DEPTH` is reached, and aborts at hard; time
 //! spent pondering counts towards the target (the search is that much deeper), the hard limit
