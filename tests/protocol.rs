@@ -16,14 +16,19 @@ struct Engine {
     seen: Vec<String>,
 }
 
+/// The engine as a child process with piped stdin and stdout.
+fn spawn_engine() -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start engine")
+}
+
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start engine");
+        let mut child = spawn_engine();
         let stdin = child.stdin.take();
         let mut stdout = child.stdout.take().expect("stdout");
         let (tx, rx) = mpsc::channel();
@@ -923,12 +928,7 @@ fn go_mate_0_is_refused_and_ends_with_the_input() {
         "position startpos\ngo mate -3\n",
         "ucci\nposition startpos\ngo mate 0\n",
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start engine");
+        let mut child = spawn_engine();
         let mut stdin = child.stdin.take().expect("stdin");
         stdin.write_all(input.as_bytes()).expect("write");
         drop(stdin);
