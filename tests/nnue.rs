@@ -1,7 +1,7 @@
 //! The learned evaluation: quantized against float, incremental against refresh, AVX2 against
 //! portable, bad network files, the data format, and a tiny datagen → train run.
 
-use chariot::board::{Color, Move, Position};
+use chariot::board::{Color, Move, Position, START_FEN};
 use chariot::eval::nnue::accumulator::{self, AccumulatorStack};
 use chariot::eval::nnue::features::Features;
 use chariot::eval::nnue::network::{Network, NetworkError};
@@ -79,6 +79,29 @@ fn king_bucket_accumulators_equal_a_refresh() {
     let net = Arc::new(Network::from_bytes(&bytes).expect("a king-bucket file reads back"));
     assert_eq!(net.features(), Features::KingBuckets);
     incremental_walks(net, 12);
+}
+
+#[test]
+fn threat_accumulators_equal_a_refresh() {
+    // A random threat network: threats are diffed between the evaluated plies, whatever moved.
+    let model = Model::new(Features::Threats, 32, 2, 8);
+    let net = model.quantize().unwrap();
+    let net = Arc::new(Network::from_bytes(&net.to_bytes()).expect("a threat file reads back"));
+    assert_eq!(net.features(), Features::Threats);
+    // The threat rows are not zero, so a wrong threat would show.
+    let rows = &net.ft_weights()[Features::KingBuckets.inputs() * 32..];
+    assert!(rows.iter().filter(|&&w| w != 0).count() > rows.len() / 2);
+    incremental_walks(Arc::clone(&net), 13);
+    // The float model and the quantized network agree.
+    for fen in [
+        START_FEN,
+        "4k4/9/9/9/4r4/4R4/9/9/9/3K5 w",
+        "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w",
+    ] {
+        let pos: Position = fen.parse().unwrap();
+        let (float, quantized) = (model.evaluate(&pos), accumulator::evaluate(&net, &pos));
+        assert!((float - quantized as f32).abs() < 8.0, "{fen}: {float} {quantized}");
+    }
 }
 
 /// Search-like walks over random legal moves and null moves, comparing the lazy incremental

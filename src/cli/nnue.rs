@@ -96,9 +96,10 @@ pub struct TrainArgs {
     /// The network file to write (the best epoch's).
     #[arg(long, short)]
     pub output: PathBuf,
-    /// Input features: `plain` (piece, colour, square: 1260; the default) or `king` (the same
-    /// per bucket of the side's own general: 7560). With `--init`, the file's by default; a
-    /// plain file grows into `king`.
+    /// Input features: `plain` (piece, colour, square: 1260; the default), `king` (the same
+    /// per bucket of the side's own general: 7560) or `threats` (`king` and the attacks on
+    /// enemy pieces: 16380). With `--init`, the file's by default; a plain file grows into
+    /// `king`, a `king` file into `threats`.
     #[arg(long, value_parser = parse_features)]
     pub features: Option<Features>,
     /// Hidden neurons per perspective, a multiple of 16 [default: 256, or with `--init` the

@@ -13,11 +13,18 @@
 //! remembers the board it was computed for, so a refresh adds and removes only the pieces that
 //! differ since the general last stood in that bucket. Nothing here allocates after `new`.
 //!
+//! Threat inputs (`Features::Threats`) have accumulators of their own, one per ply and
+//! perspective, zero-based (the biases are in the piece accumulators). A ply's threats are
+//! computed when it is evaluated and compared with those of the nearest evaluated ply below; the
+//! threats that differ are added and removed, whatever the moves in between (the threats of a
+//! move reach along lines, so no single move's delta says which changed). A general's move does
+//! not touch them. The two accumulators are summed before the activation.
+//!
 //! Invariant: for every ply `p` and perspective `c` with `computed[p][c]`, that accumulator
 //! equals a full refresh of the position at `p` on the current path, and every ply above the
 //! root has its move recorded.
 
-use super::features::{is_king_of, Features, View};
+use super::features::{is_king_of, Features, Threat, Threats, View, MAX_THREATS};
 use super::network::Network;
 use super::simd;
 use crate::board::{Bitboard, Color, Move, Piece, PieceKind, Position};
@@ -67,6 +74,12 @@ pub struct AccumulatorStack {
     /// `[ply][perspective]`.
     computed: Vec<[bool; 2]>,
     cache: Cache,
+    /// Threat sets only: `[ply][perspective][hidden]`, and each ply's threats.
+    threats: Vec<i16>,
+    threat_lists: Vec<Threats>,
+    threats_computed: Vec<bool>,
+    /// Piece and threat accumulators summed, `[perspective][hidden]`.
+    sum: Vec<i16>,
 }
 
 impl AccumulatorStack {
@@ -98,6 +111,18 @@ impl AccumulatorStack {
             deltas: vec![Delta::Copy; plies],
             computed: vec![[false; 2]; plies],
             cache,
+            threats: if features.has_threats() {
+                vec![0; plies * 2 * hidden]
+            } else {
+                Vec::new()
+            },
+            threat_lists: if features.has_threats() {
+                vec![Threats::default(); plies]
+            } else {
+                Vec::new()
+            },
+            threats_computed: vec![false; plies],
+            sum: vec![0; 2 * hidden],
         }
     }
 
@@ -129,6 +154,23 @@ impl AccumulatorStack {
             }
             self.computed[ply][p] = true;
         }
+        if self.features.has_threats() {
+            self.threat_lists[ply].compute(pos);
+            let list = &self.threat_lists[ply];
+            for (p, color) in [Color::Red, Color::Black].into_iter().enumerate() {
+                let view = self.features.view_of(pos, color);
+                let start = (ply * 2 + p) * h;
+                let acc = &mut self.threats[start..start + h];
+                acc.fill(0);
+                for &t in list.as_slice() {
+                    let row = self.net.row(view.threat_index(t));
+                    for (a, &w) in acc.iter_mut().zip(row) {
+                        *a = a.wrapping_add(w);
+                    }
+                }
+            }
+            self.threats_computed[ply] = true;
+        }
     }
 
     /// Records that the position at `ply` is `parent` (at `ply - 1`) after `m` (`None`: a null
@@ -144,6 +186,60 @@ impl AccumulatorStack {
             None => Delta::Copy,
         };
         self.computed[ply] = [false; 2];
+        self.threats_computed[ply] = false;
+    }
+
+    /// Brings the threat accumulators at `ply`, the position `pos`, up to date from the nearest
+    /// computed ply below: the threats that differ between the two are added and removed.
+    fn materialize_threats(&mut self, ply: usize, pos: &Position) {
+        if self.threats_computed[ply] {
+            return;
+        }
+        let mut base = ply - 1;
+        // Ply 0 is refreshed at the root, so this stops.
+        while !self.threats_computed[base] {
+            base -= 1;
+        }
+        let (lists_below, lists_above) = self.threat_lists.split_at_mut(ply);
+        let list = &mut lists_above[0];
+        list.compute(pos);
+        let (mut adds, mut subs) = ([Threat::default(); MAX_THREATS], [Threat::default(); MAX_THREATS]);
+        let (mut na, mut ns) = (0, 0);
+        list.diff(
+            &lists_below[base],
+            |t| {
+                adds[na] = t;
+                na += 1;
+            },
+            |t| {
+                subs[ns] = t;
+                ns += 1;
+            },
+        );
+        let h = self.hidden;
+        let (below, above) = self.threats.split_at_mut(ply * 2 * h);
+        above[..2 * h].copy_from_slice(&below[base * 2 * h..(base + 1) * 2 * h]);
+        for (p, color) in [Color::Red, Color::Black].into_iter().enumerate() {
+            let view = self.features.view_of(pos, color);
+            let acc = &mut above[p * h..(p + 1) * h];
+            // Eight rows at a time each way: one pass over the accumulator per group.
+            const GROUP: usize = 8;
+            let (mut i, mut j) = (0, 0);
+            while i < na || j < ns {
+                let mut add: [&[i16]; GROUP] = [&[]; GROUP];
+                let mut sub: [&[i16]; GROUP] = [&[]; GROUP];
+                let (ka, ks) = (GROUP.min(na - i), GROUP.min(ns - j));
+                for k in 0..ka {
+                    add[k] = self.net.row(view.threat_index(adds[i + k]));
+                }
+                for k in 0..ks {
+                    sub[k] = self.net.row(view.threat_index(subs[j + k]));
+                }
+                simd::apply_in_place(acc, &add[..ka], &sub[..ks]);
+                (i, j) = (i + ka, j + ks);
+            }
+        }
+        self.threats_computed[ply] = true;
     }
 
     /// Brings perspective `p` (`color`) at `ply`, the position `pos`, up to date: from the
@@ -223,23 +319,44 @@ impl AccumulatorStack {
         self.computed[ply][p] = true;
     }
 
-    /// The accumulators (Red's view, Black's view) of `pos`, the position at `ply`.
-    pub fn accumulators(&mut self, ply: usize, pos: &Position) -> (&[i16], &[i16]) {
+    /// Brings both perspectives at `ply` up to date and, with threat inputs, sums the piece and
+    /// threat accumulators.
+    #[inline(always)]
+    fn prepare(&mut self, ply: usize, pos: &Position) {
         self.materialize(ply, pos, 0, Color::Red);
         self.materialize(ply, pos, 1, Color::Black);
+        if self.features.has_threats() {
+            self.materialize_threats(ply, pos);
+            let h = self.hidden;
+            let at = ply * 2 * h..(ply + 1) * 2 * h;
+            simd::apply(&mut self.sum, &self.data[at.clone()], &[&self.threats[at]], &[]);
+        }
+    }
+
+    /// Red's and Black's accumulators at `ply` after `prepare`.
+    #[inline(always)]
+    fn prepared(&self, ply: usize) -> (&[i16], &[i16]) {
         let h = self.hidden;
-        let at = &self.data[ply * 2 * h..(ply + 1) * 2 * h];
-        at.split_at(h)
+        if self.features.has_threats() {
+            self.sum.split_at(h)
+        } else {
+            self.data[ply * 2 * h..(ply + 1) * 2 * h].split_at(h)
+        }
+    }
+
+    /// The accumulators (Red's view, Black's view) of `pos`, the position at `ply`: with
+    /// threat inputs, the piece and threat accumulators summed.
+    pub fn accumulators(&mut self, ply: usize, pos: &Position) -> (&[i16], &[i16]) {
+        self.prepare(ply, pos);
+        self.prepared(ply)
     }
 
     /// The network's evaluation of `pos`, the position at `ply`, in centipawns from the side
     /// to move's view.
     #[inline]
     pub fn evaluate(&mut self, ply: usize, pos: &Position) -> i32 {
-        self.materialize(ply, pos, 0, Color::Red);
-        self.materialize(ply, pos, 1, Color::Black);
-        let h = self.hidden;
-        let (red, black) = self.data[ply * 2 * h..(ply + 1) * 2 * h].split_at(h);
+        self.prepare(ply, pos);
+        let (red, black) = self.prepared(ply);
         let (us, them) = match pos.side_to_move() {
             Color::Red => (red, black),
             Color::Black => (black, red),

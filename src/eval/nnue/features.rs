@@ -1,4 +1,4 @@
-//! Input features, in two sets.
+//! Input features, in three sets.
 //!
 //! - `Features::Plain`: one input per (piece kind, colour relative to the perspective, square
 //!   as the perspective sees it), 7 · 2 · 90 = 1260 per perspective. No input depends on the
@@ -10,17 +10,34 @@
 //!   its bucket (no palace step keeps both its rank and its file class), so it refreshes that
 //!   perspective's accumulator.
 //!
+//! - `Features::Threats`: the king-bucket inputs, and beside them one input per attack on an
+//!   enemy piece: (attacker's colour relative to the perspective, attacker's kind, attacked
+//!   kind, attacked square as the perspective sees it), 2 · 7 · 7 · 90 = 8820 more, in the
+//!   spirit of Pikafish's "FullThreats". A piece attacks what it could capture (`chase::attacks`:
+//!   a cannon over its screen, a horse or elephant whose leg or eye is free, the generals facing
+//!   each other). The threat inputs are not mirrored and do not depend on the general's
+//!   square, so a move of the general refreshes only the king-bucket part. A position has at
+//!   most 136 of them (68 a side), about 10 to 20 in a middlegame.
+//!
 //! Black's view is the board with its ranks flipped (`Square::relative`), so both perspectives
 //! see their own pieces at the bottom and their own pieces first: the network is the same for
 //! both sides.
 
-use crate::board::{Color, Piece, PieceKind, Position, Square};
+use crate::board::{chase, Color, Piece, PieceKind, Position, Square};
 
 /// Inputs per perspective of the plain set (and per bucket of the king-bucket set).
 pub const INPUTS: usize = 7 * 2 * 90;
 
 /// Buckets of the king-bucket set: files d and e (f mirrored onto d) times three ranks.
 pub const KING_BUCKETS: usize = 6;
+
+/// Threat inputs per perspective: (relative colour, attacker kind, attacked kind, square).
+pub const THREAT_INPUTS: usize = 2 * 7 * 7 * 90;
+
+/// Room for the threats of one position: at most 68 a side in a game (two rooks, cannons,
+/// horses, elephants and advisors, a general and five pawns); a set-up position with more
+/// pieces keeps its first `MAX_THREATS`, the same way every time.
+pub const MAX_THREATS: usize = 256;
 
 /// Which input features a network reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -29,18 +46,34 @@ pub enum Features {
     Plain,
     /// The plain inputs per bucket of the perspective's own general: 7560 inputs.
     KingBuckets,
+    /// The king-bucket inputs and the threat inputs: 7560 + 8820 = 16380 inputs.
+    Threats,
 }
 
 impl Features {
     /// Every feature set, in the order of their ids.
-    pub const ALL: [Features; 2] = [Features::Plain, Features::KingBuckets];
+    pub const ALL: [Features; 3] = [Features::Plain, Features::KingBuckets, Features::Threats];
 
     /// Inputs per perspective.
     pub const fn inputs(self) -> usize {
         match self {
             Features::Plain => INPUTS,
             Features::KingBuckets => KING_BUCKETS * INPUTS,
+            Features::Threats => KING_BUCKETS * INPUTS + THREAT_INPUTS,
         }
+    }
+
+    /// Inputs per perspective that stand for pieces (all but the threats).
+    pub const fn piece_inputs(self) -> usize {
+        match self {
+            Features::Plain => INPUTS,
+            Features::KingBuckets | Features::Threats => KING_BUCKETS * INPUTS,
+        }
+    }
+
+    /// Whether the set has threat inputs.
+    pub const fn has_threats(self) -> bool {
+        matches!(self, Features::Threats)
     }
 
     /// The id written in a network file's header.
@@ -48,6 +81,7 @@ impl Features {
         match self {
             Features::Plain => 0,
             Features::KingBuckets => 1,
+            Features::Threats => 2,
         }
     }
 
@@ -56,17 +90,18 @@ impl Features {
         Features::ALL.into_iter().find(|f| f.id() == id)
     }
 
-    /// The name used on the command line (`plain`, `king`).
+    /// The name used on the command line (`plain`, `king`, `threats`).
     pub const fn name(self) -> &'static str {
         match self {
             Features::Plain => "plain",
             Features::KingBuckets => "king",
+            Features::Threats => "threats",
         }
     }
 
     /// Whether a move of the perspective's own general needs a refresh.
     pub const fn king_relative(self) -> bool {
-        matches!(self, Features::KingBuckets)
+        matches!(self, Features::KingBuckets | Features::Threats)
     }
 
     /// How `perspective` sees the board when its own general stands on `king`.
@@ -78,7 +113,7 @@ impl Features {
                 base: 0,
                 mirror: false,
             },
-            Features::KingBuckets => {
+            Features::KingBuckets | Features::Threats => {
                 let k = king.relative(perspective);
                 let mirror = k.file() > 4;
                 let file = if mirror { 8 - k.file() } else { k.file() };
@@ -130,10 +165,131 @@ impl View {
         self.base / INPUTS * 2 + self.mirror as usize
     }
 
-    /// The active inputs of `pos` in this view, in ascending square order.
+    /// The active piece inputs of `pos` in this view, in ascending square order.
     pub fn active(self, pos: &Position) -> impl Iterator<Item = usize> + '_ {
         Square::all().filter_map(move |sq| pos.piece_at(sq).map(|p| self.index(p, sq)))
     }
+
+    /// The input index of `threat` in this view (a threat set's view).
+    #[inline(always)]
+    pub fn threat_index(self, threat: Threat) -> usize {
+        let code = threat.code() as usize;
+        let (attacker, rest) = (code / (7 * 90), code % (7 * 90));
+        let (victim, sq) = (rest / 90, rest % 90);
+        let theirs = (attacker / 7 != self.perspective.index()) as usize;
+        let sq = Square::from_index_unchecked(sq).relative(self.perspective).index();
+        KING_BUCKETS * INPUTS + ((theirs * 7 + attacker % 7) * 7 + victim) * 90 + sq
+    }
+}
+
+/// One attack on an enemy piece, the same for both perspectives: the squares of attacker and
+/// attacked piece (the sort key of a position's threats) and the feature code
+/// `((attacker colour · 7 + attacker kind) · 7 + attacked kind) · 90 + attacked square`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Threat(u32);
+
+impl Threat {
+    fn new(from: Square, attacker: Piece, to: Square, victim: PieceKind) -> Threat {
+        let code = ((attacker.color().index() * 7 + attacker.kind().index()) * 7
+            + victim.index())
+            * 90
+            + to.index();
+        Threat(((from.index() * 90 + to.index()) << 14 | code) as u32)
+    }
+
+    /// The feature code, below 8820.
+    #[inline(always)]
+    pub fn code(self) -> u16 {
+        (self.0 & 0x3FFF) as u16
+    }
+}
+
+/// The threats of one position, ordered by (attacker square, attacked square).
+#[derive(Clone)]
+pub struct Threats {
+    len: usize,
+    list: [Threat; MAX_THREATS],
+}
+
+impl Default for Threats {
+    fn default() -> Threats {
+        Threats {
+            len: 0,
+            list: [Threat::default(); MAX_THREATS],
+        }
+    }
+}
+
+impl Threats {
+    /// The threats of `pos`.
+    pub fn of(pos: &Position) -> Threats {
+        let mut t = Threats::default();
+        t.compute(pos);
+        t
+    }
+
+    /// Fills this list with the threats of `pos`.
+    pub fn compute(&mut self, pos: &Position) {
+        self.len = 0;
+        let occ = pos.occupied();
+        for from in occ {
+            let Some(attacker) = pos.piece_at(from) else {
+                continue;
+            };
+            let targets = chase::attacks(pos, from, occ) & pos.color_bb(!attacker.color());
+            for to in targets {
+                if let (Some(victim), true) = (pos.piece_at(to), self.len < MAX_THREATS) {
+                    self.list[self.len] = Threat::new(from, attacker, to, victim.kind());
+                    self.len += 1;
+                }
+            }
+        }
+    }
+
+    /// The threats, in order.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Threat] {
+        &self.list[..self.len]
+    }
+
+    /// Calls `added` for each threat of `self` not in `before` and `removed` for each of
+    /// `before` not in `self` (a merge of the two ordered lists).
+    #[inline]
+    pub fn diff(
+        &self,
+        before: &Threats,
+        mut added: impl FnMut(Threat),
+        mut removed: impl FnMut(Threat),
+    ) {
+        let (new, old) = (self.as_slice(), before.as_slice());
+        let (mut i, mut j) = (0, 0);
+        while i < new.len() && j < old.len() {
+            match new[i].cmp(&old[j]) {
+                std::cmp::Ordering::Equal => (i, j) = (i + 1, j + 1),
+                std::cmp::Ordering::Less => {
+                    added(new[i]);
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    removed(old[j]);
+                    j += 1;
+                }
+            }
+        }
+        new[i..].iter().for_each(|&t| added(t));
+        old[j..].iter().for_each(|&t| removed(t));
+    }
+}
+
+/// Every active input of `pos` from `perspective` under `features`: the pieces, then the
+/// threats (the trainer's and the tests' way; the search updates them incrementally).
+pub fn all_active(features: Features, pos: &Position, perspective: Color) -> Vec<usize> {
+    let view = features.view_of(pos, perspective);
+    let mut v: Vec<usize> = view.active(pos).collect();
+    if features.has_threats() {
+        v.extend(Threats::of(pos).as_slice().iter().map(|&t| view.threat_index(t)));
+    }
+    v
 }
 
 /// The plain input index of `piece` on `sq` seen from `perspective`.
@@ -228,5 +384,88 @@ mod tests {
             assert_eq!(Features::from_id(f.id()), Some(f));
         }
         assert_eq!(Features::from_id(7), None);
+    }
+
+    /// The position with colours swapped and ranks flipped (each side sees the other's game).
+    fn flipped(fen: &str) -> Position {
+        let mut parts = fen.split(' ');
+        let board: Vec<String> = parts
+            .next()
+            .unwrap()
+            .split('/')
+            .rev()
+            .map(|r| {
+                r.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = if parts.next() == Some("w") { "b" } else { "w" };
+        format!("{} {side}", board.join("/")).parse().unwrap()
+    }
+
+    #[test]
+    fn threats_are_ordered_alike_from_both_sides_and_diffed() {
+        let fens = [
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+            "4k4/9/9/9/4r4/4R4/9/9/9/3K5 w",
+            "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1CN3NC1/9/R1BAKAB1R b",
+            "3k5/4a4/4b4/p8/9/6R2/P8/4B4/4K4/9 w",
+            "2bakab2/9/4c4/9/9/9/4C4/9/9/3K5 b",
+        ];
+        let set = Features::Threats;
+        let lists: Vec<Threats> = fens
+            .iter()
+            .map(|f| Threats::of(&f.parse().unwrap()))
+            .collect();
+        // At the start each cannon attacks a horse over the other cannon; the two rooks attack
+        // each other; the cannon over its screen attacks the general (the one threat of the
+        // last position).
+        assert_eq!(lists[0].as_slice().len(), 4);
+        assert_eq!(lists[1].as_slice().len(), 2);
+        // With the horses out, only Red's h-file cannon reaches a piece: the rook on h9.
+        assert_eq!(lists[2].as_slice().len(), 1);
+        assert_eq!(lists[4].as_slice().len(), 1);
+        for (fen, list) in fens.iter().zip(&lists) {
+            let t = list.as_slice();
+            assert!(t.windows(2).all(|w| w[0] < w[1]), "{fen}: ordered, no repeats");
+            // Red's view of the position is Black's view of the flipped one.
+            let pos: Position = fen.parse().unwrap();
+            let flip = flipped(fen);
+            let indices = |pos: &Position, c| {
+                let mut v = all_active(set, pos, c);
+                v.sort_unstable();
+                v
+            };
+            for c in [Color::Red, Color::Black] {
+                let v = indices(&pos, c);
+                assert_eq!(v, indices(&flip, !c), "{fen}");
+                let threats = &v[v.len() - t.len()..];
+                assert!(threats
+                    .iter()
+                    .all(|&i| (set.piece_inputs()..set.inputs()).contains(&i)));
+                if let Some(i) = v.len().checked_sub(t.len() + 1) {
+                    assert!(v[i] < set.piece_inputs());
+                }
+            }
+        }
+        // A diff turns one list into the other.
+        for a in &lists {
+            for b in &lists {
+                let (mut added, mut removed) = (Vec::new(), Vec::new());
+                a.diff(b, |t| added.push(t), |t| removed.push(t));
+                let mut have: Vec<Threat> = b.as_slice().to_vec();
+                have.retain(|t| !removed.contains(t));
+                have.extend(added);
+                have.sort_unstable();
+                assert_eq!(have, a.as_slice());
+            }
+        }
     }
 }

@@ -4,12 +4,12 @@
 //! offset size  field (little-endian)
 //!  0      8    magic "CHRTNNUE"
 //!  8      4    format version (2; version 1 files, which are all plain, are read too)
-//! 12      4    inputs per perspective (1260 plain, 7560 king buckets)
+//! 12      4    inputs per perspective (1260 plain, 7560 king buckets, 16380 threats)
 //! 16      4    hidden neurons per perspective H (a multiple of 16, at most 4096)
 //! 20      4    output buckets B (1 to 16), chosen by the number of pieces on the board
 //! 24      2    QA (feature transformer scale)   26  2  QB (output scale)
 //! 28      2    evaluation scale (centipawns per unit of network output)
-//! 30      2    feature set (0 plain, 1 king buckets; zero in version 1)
+//! 30      2    feature set (0 plain, 1 king buckets, 2 threats; zero in version 1)
 //! 32      8    body length in bytes
 //! 40      8    FNV-1a 64 checksum of the body
 //! 48      ...  body: feature weights i16[inputs][H], feature biases i16[H],
@@ -59,7 +59,7 @@ pub enum NetworkError {
     /// A shape this program does not run.
     #[error(
         "network architecture {inputs}x{hidden}x{buckets} not supported (needs the inputs of a \
-         known feature set, 1260 or 7560, a hidden layer that is a multiple of {LANES} up to \
+         known feature set, 1260, 7560 or 16380, a hidden layer that is a multiple of {LANES} up to \
          {MAX_HIDDEN}, 1 to {MAX_BUCKETS} buckets)"
     )]
     Architecture {
@@ -371,7 +371,7 @@ mod tests {
                     buckets: 1,
                 },
                 "network architecture 768x8x1 not supported (needs the inputs of a known feature \
-                 set, 1260 or 7560, a hidden layer that is a multiple of 16 up to 4096, 1 to 16 \
+                 set, 1260, 7560 or 16380, a hidden layer that is a multiple of 16 up to 4096, 1 to 16 \
                  buckets)",
             ),
             (

@@ -48,6 +48,21 @@ pub fn apply(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
     portable::apply(dst, src, adds, subs);
 }
 
+/// `acc += Σ adds − Σ subs`, lane by lane, wrapping.
+#[inline]
+pub fn apply_in_place(acc: &mut [i16], adds: &[&[i16]], subs: &[&[i16]]) {
+    check(acc.len(), adds);
+    check(acc.len(), subs);
+    #[cfg(target_arch = "x86_64")]
+    if avx2_available() {
+        // SAFETY: the processor has AVX2 (checked above), and every row has `acc.len()`
+        // elements, a multiple of 16 (checked above).
+        unsafe { avx2::apply_in_place(acc, adds, subs) };
+        return;
+    }
+    portable::apply_in_place(acc, adds, subs);
+}
+
 /// `Σ clamp(acc, 0, qa)² · w` in the wrapping integer arithmetic of the module doc.
 #[inline]
 pub fn screlu_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
@@ -74,6 +89,18 @@ pub mod portable {
                 v = v.wrapping_sub(s[i]);
             }
             *d = v;
+        }
+    }
+
+    /// `acc += Σ adds − Σ subs`.
+    pub fn apply_in_place(acc: &mut [i16], adds: &[&[i16]], subs: &[&[i16]]) {
+        for (i, d) in acc.iter_mut().enumerate() {
+            for a in adds {
+                *d = d.wrapping_add(a[i]);
+            }
+            for s in subs {
+                *d = d.wrapping_sub(s[i]);
+            }
         }
     }
 
@@ -122,6 +149,38 @@ pub mod avx2 {
                     );
                 }
                 _mm256_storeu_si256(dst.as_mut_ptr().add(i) as *mut __m256i, v);
+            }
+            i += 16;
+        }
+    }
+
+    /// `acc += Σ adds − Σ subs`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2; every row has `acc`'s length, a multiple of 16.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn apply_in_place(acc: &mut [i16], adds: &[&[i16]], subs: &[&[i16]]) {
+        let n = acc.len();
+        let mut i = 0;
+        while i + 16 <= n {
+            // SAFETY: `i + 16 <= n` and every row has `n` elements: the loads and the store stay
+            // inside.
+            unsafe {
+                let p = acc.as_mut_ptr().add(i) as *mut __m256i;
+                let mut v = _mm256_loadu_si256(p);
+                for a in adds {
+                    v = _mm256_add_epi16(
+                        v,
+                        _mm256_loadu_si256(a.as_ptr().add(i) as *const __m256i),
+                    );
+                }
+                for s in subs {
+                    v = _mm256_sub_epi16(
+                        v,
+                        _mm256_loadu_si256(s.as_ptr().add(i) as *const __m256i),
+                    );
+                }
+                _mm256_storeu_si256(p, v);
             }
             i += 16;
         }

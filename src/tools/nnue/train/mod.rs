@@ -38,7 +38,7 @@ pub struct Config {
     /// The network file to write (the best epoch's).
     pub output: PathBuf,
     /// The input features (default: plain, or with `init` the file's; a plain file grows into
-    /// king buckets when they are asked for).
+    /// king buckets, a king-bucket file into threats, when they are asked for).
     pub features: Option<Features>,
     /// Hidden neurons per perspective, a multiple of 16 (default: 256, or with `init` the
     /// file's; a larger one widens the file's network).
@@ -120,7 +120,7 @@ pub fn loss(model: &Model, entries: &[Entry], k: f32, wdl: f32) -> f64 {
             chunk
                 .iter()
                 .map(|e| {
-                    let y = model.forward(e.us(), e.them(), e.len as usize, &mut s);
+                    let y = model.forward_entry(e, &mut s);
                     let p = 1.0 / (1.0 + (-y * scale).exp());
                     let d = (p - e.target(k, wdl)) as f64;
                     d * d
@@ -477,8 +477,8 @@ pub fn run(args: &Config) -> Result<Report, TrainError> {
         .build()
         .map_err(|e| TrainError::Threads(e.to_string()))?;
     pool.install(|| {
-        let features = start(args)?.model.features;
-        let split = data::load(&args.data, features, args.validation, !args.no_mirror)?;
+        start(args)?;
+        let split = data::load(&args.data, args.validation, !args.no_mirror)?;
         let output = args.output.clone();
         train(args, split, |m| {
             let net = m.quantize().map_err(TrainError::Quantize)?;

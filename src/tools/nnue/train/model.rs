@@ -12,9 +12,9 @@
 //! positions; the quantized network holds the sums. A plain network to start from becomes the
 //! shared rows, with every bucket's own rows zero.
 
-use super::data::Entry;
+use super::data::{Entry, Inputs};
 use crate::board::{Color, Position};
-use crate::eval::nnue::features::{Features, INPUTS};
+use crate::eval::nnue::features::{all_active, Features, INPUTS};
 use crate::eval::nnue::network::{bucket, Network, NetworkError};
 use rand::{Rng, SeedableRng};
 
@@ -47,6 +47,8 @@ pub struct Scratch {
     us: Vec<f32>,
     them: Vec<f32>,
     delta: Vec<f32>,
+    /// The active inputs of the entry at hand.
+    pub inputs: Inputs,
 }
 
 impl Scratch {
@@ -56,6 +58,7 @@ impl Scratch {
             us: vec![0.0; hidden],
             them: vec![0.0; hidden],
             delta: vec![0.0; hidden],
+            inputs: Inputs::default(),
         }
     }
 }
@@ -81,12 +84,13 @@ impl Model {
     }
 
     /// Small random input weights and biases for neurons `from..H`. With a factoriser only the
-    /// shared rows are drawn and the buckets' own rows stay zero: the neurons start as a plain
-    /// model's.
+    /// shared rows (and the threat rows) are drawn and the buckets' own rows stay zero: the
+    /// neurons start as a plain model's.
     fn randomize_inputs(&mut self, from: usize, rng: &mut rand::rngs::StdRng) {
         let h = self.hidden;
+        // With a factoriser the buckets' piece rows stay zero; threat rows are drawn.
         let first = if self.factor_rows() > 0 {
-            self.features.inputs()
+            self.features.piece_inputs()
         } else {
             0
         };
@@ -123,11 +127,10 @@ impl Model {
         }
     }
 
-    /// The shared row of input `f`, if the model has a factoriser.
+    /// The shared row of input `f`, if the model has a factoriser and `f` is a piece input.
     #[inline(always)]
     fn factor_of(&self, f: usize) -> Option<usize> {
-        self.features
-            .king_relative()
+        (self.features.king_relative() && f < self.features.piece_inputs())
             .then(|| self.features.inputs() + f % INPUTS)
     }
 
@@ -149,7 +152,17 @@ impl Model {
         self.out_bias_offset()
     }
 
-    /// The network output for `e` (units of `SCALE` centipawns); fills `s`.
+    /// The network output for the entry `e` (units of `SCALE` centipawns); fills `s`.
+    pub fn forward_entry(&self, e: &Entry, s: &mut Scratch) -> f32 {
+        let mut inputs = std::mem::take(&mut s.inputs);
+        e.inputs(self.features, &mut inputs);
+        let y = self.forward(&inputs.us, &inputs.them, inputs.pieces, s);
+        s.inputs = inputs;
+        y
+    }
+
+    /// The network output for the active inputs `us` and `them` with `pieces` pieces on the
+    /// board (units of `SCALE` centipawns); fills `s`.
     pub fn forward(&self, us: &[u16], them: &[u16], pieces: usize, s: &mut Scratch) -> f32 {
         let h = self.hidden;
         let bias = &self.params[self.bias_offset()..self.bias_offset() + h];
@@ -181,17 +194,26 @@ impl Model {
     /// `grad` (the parameters' layout).
     pub fn backward(&self, e: &Entry, k: f32, wdl: f32, s: &mut Scratch, grad: &mut [f32]) -> f32 {
         let h = self.hidden;
-        let y = self.forward(e.us(), e.them(), e.len as usize, s);
+        let y = self.forward_entry(e, s);
+        let pieces = s.inputs.pieces;
         let scale = SCALE as f32 / k;
         let p = 1.0 / (1.0 + (-y * scale).exp());
         let t = e.target(k, wdl);
         let g = 2.0 * (p - t) * p * (1.0 - p) * scale;
-        let b = bucket(e.len as usize, self.buckets);
+        let b = bucket(pieces, self.buckets);
         let out = self.out_offset() + b * 2 * h;
         grad[self.out_bias_offset() + b] += g;
         let bias = self.bias_offset();
-        let Scratch { us, them, delta } = s;
-        for (half, (acc, feats)) in [(&*us, e.us()), (&*them, e.them())].into_iter().enumerate() {
+        let Scratch {
+            us,
+            them,
+            delta,
+            inputs,
+        } = s;
+        for (half, (acc, feats)) in [(&*us, &inputs.us), (&*them, &inputs.them)]
+            .into_iter()
+            .enumerate()
+        {
             let w = &self.params[out + half * h..out + (half + 1) * h];
             let gw = &mut grad[out + half * h..out + (half + 1) * h];
             for i in 0..h {
@@ -223,20 +245,16 @@ impl Model {
     pub fn evaluate(&self, pos: &Position) -> f32 {
         let us_side = pos.side_to_move();
         let them_side: Color = !us_side;
-        let us: Vec<u16> = self
-            .features
-            .view_of(pos, us_side)
-            .active(pos)
-            .map(|i| i as u16)
-            .collect();
-        let them: Vec<u16> = self
-            .features
-            .view_of(pos, them_side)
-            .active(pos)
-            .map(|i| i as u16)
-            .collect();
+        let active = |side| -> Vec<u16> {
+            all_active(self.features, pos, side)
+                .into_iter()
+                .map(|i| i as u16)
+                .collect()
+        };
+        let (us, them) = (active(us_side), active(them_side));
         let mut s = Scratch::new(self.hidden);
-        self.forward(&us, &them, us.len(), &mut s) * SCALE as f32
+        let pieces = pos.occupied().count() as usize;
+        self.forward(&us, &them, pieces, &mut s) * SCALE as f32
     }
 
     /// The float model a quantized network stands for (its weights divided by their scales):
@@ -268,23 +286,35 @@ impl Model {
         Some(m)
     }
 
-    /// This model with the inputs of `features`: the same, or a plain model grown into king
+    /// This model with the inputs of `features`: the same; a plain model grown into king
     /// buckets (its rows become the factoriser's shared rows, every bucket's own rows zero, so
     /// it evaluates as before, except that the perspective of a general on file f sees its
-    /// board mirrored: nearly the same for a network trained on mirrored data). `None` for any other change.
+    /// board mirrored: nearly the same for a network trained on mirrored data); or a king-bucket
+    /// model given threat inputs (their rows zero, so it evaluates exactly as before). `None`
+    /// for any other change.
     pub fn with_features(self, features: Features) -> Option<Model> {
         if features == self.features {
             return Some(self);
         }
-        if self.features != Features::Plain || !features.king_relative() {
-            return None;
-        }
         let mut m = Model::zeros(features, self.hidden, self.buckets);
-        let shared = m.features.inputs() * m.hidden;
-        let rows = self.bias_offset();
-        m.params[shared..shared + rows].copy_from_slice(&self.params[..rows]);
+        let h = self.hidden;
+        match (self.features, features) {
+            (Features::Plain, Features::KingBuckets) => {
+                let shared = m.features.inputs() * h;
+                let rows = self.bias_offset();
+                m.params[shared..shared + rows].copy_from_slice(&self.params[..rows]);
+            }
+            (Features::KingBuckets, Features::Threats) => {
+                let pieces = self.features.inputs() * h;
+                m.params[..pieces].copy_from_slice(&self.params[..pieces]);
+                let shared = m.features.inputs() * h;
+                m.params[shared..shared + INPUTS * h]
+                    .copy_from_slice(&self.params[pieces..pieces + INPUTS * h]);
+            }
+            _ => return None,
+        }
         let rest = m.bias_offset();
-        m.params[rest..].copy_from_slice(&self.params[rows..]);
+        m.params[rest..].copy_from_slice(&self.params[self.bias_offset()..]);
         Some(m)
     }
 
@@ -398,6 +428,16 @@ mod tests {
             }
             assert!(wide.clone().widened(hidden - 16, buckets, 9).is_none());
             assert!(wide.widened(hidden, buckets + 1, 9).is_none());
+        }
+        // Given threat inputs, the king-bucket model evaluates exactly as before.
+        let threats = king.clone().with_features(Features::Threats).unwrap();
+        assert!(threats.clone().with_features(Features::KingBuckets).is_none());
+        let tn = std::sync::Arc::new(threats.quantize().unwrap());
+        assert_eq!(tn.features(), Features::Threats);
+        for pos in &positions {
+            assert!((threats.evaluate(pos) - king.evaluate(pos)).abs() < 1e-3);
+            let k = crate::eval::nnue::accumulator::evaluate(&std::sync::Arc::new(kn.clone()), pos);
+            assert_eq!(crate::eval::nnue::accumulator::evaluate(&tn, pos), k);
         }
         // Back from the file: the sums, with the shared rows zero.
         let back = Model::from_network(&kn).unwrap();
