@@ -1,9 +1,9 @@
 //! The learned evaluation: quantized against float, incremental against refresh, AVX2 against
 //! portable, bad network files, the data format, and a tiny datagen → train run.
 
-use chariot::board::{Color, Move, Position, START_FEN};
+use chariot::board::{Bitboard, Color, Move, Position, START_FEN};
 use chariot::eval::nnue::accumulator::{self, AccumulatorStack};
-use chariot::eval::nnue::features::Features;
+use chariot::eval::nnue::features::{Features, Threats};
 use chariot::eval::nnue::network::{Network, NetworkError};
 use chariot::eval::nnue::{default_network, simd};
 use chariot::tools::nnue::datagen;
@@ -79,6 +79,44 @@ fn king_bucket_accumulators_equal_a_refresh() {
     let net = Arc::new(Network::from_bytes(&bytes).expect("a king-bucket file reads back"));
     assert_eq!(net.features(), Features::KingBuckets);
     incremental_walks(net, 12);
+}
+
+#[test]
+fn threats_carried_over_moves_are_the_threats_counted_afresh() {
+    // The list of a position some moves back and the points those moves changed give the
+    // list of today's position.
+    let mut rng = StdRng::seed_from_u64(14);
+    let (mut checks, mut captures, mut threats, mut gaps) = (0, 0, 0, 0);
+    for _ in 0..300 {
+        let mut pos = Position::startpos();
+        let mut list = Threats::of(&pos);
+        let mut changed = Bitboard::EMPTY;
+        for _ in 0..rng.random_range(20..160) {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal.get(rng.random_range(0..legal.len()));
+            captures += pos.piece_at(m.to()).is_some() as u32;
+            pos = pos.play(m);
+            changed = changed.with(m.from()).with(m.to());
+            if rng.random_range(0..3) == 0 {
+                continue;
+            }
+            let mut next = Threats::default();
+            next.after(&list, &pos, changed);
+            let fresh = Threats::of(&pos);
+            assert_eq!(next.as_slice(), fresh.as_slice(), "{} after {m}", pos.fen());
+            threats += fresh.as_slice().len();
+            gaps += (changed.count() > 2) as u32;
+            checks += 1;
+            (list, changed) = (next, Bitboard::EMPTY);
+        }
+    }
+    assert!(
+        checks > 5_000 && captures > 1000 && threats > 30_000 && gaps > 1000,
+        "{checks} {captures} {threats} {gaps}"
+    );
 }
 
 #[test]

@@ -15,10 +15,11 @@
 //!
 //! Threat inputs (`Features::Threats`) have accumulators of their own, one per ply and
 //! perspective, zero-based (the biases are in the piece accumulators). A ply's threats are
-//! computed when it is evaluated and compared with those of the nearest evaluated ply below; the
-//! threats that differ are added and removed, whatever the moves in between (the threats of a
-//! move reach along lines, so no single move's delta says which changed). A general's move does
-//! not touch them. The two accumulators are summed before the activation.
+//! listed when it is evaluated: from the list of the nearest evaluated ply below and the points
+//! the moves in between changed (`Threats::after`), or afresh when that ply is far below. They are compared with those of the nearest
+//! evaluated ply below, and the threats that differ are added and removed, whatever the moves in
+//! between. A general's move does not touch them. The two accumulators are summed before the
+//! activation.
 //!
 //! Invariant: for every ply `p` and perspective `c` with `computed[p][c]`, that accumulator
 //! equals a full refresh of the position at `p` on the current path, and every ply above the
@@ -29,6 +30,10 @@ use super::network::Network;
 use super::simd;
 use crate::board::{Bitboard, Color, Move, Piece, PieceKind, Position};
 use std::sync::Arc;
+
+/// The most plies between two evaluated positions over which a threat list is carried
+/// (`Threats::after`); over more, the pieces to look at again are most of the board.
+const MAX_THREAT_GAP: usize = 4;
 
 #[derive(Clone, Copy)]
 enum Delta {
@@ -80,6 +85,9 @@ pub struct AccumulatorStack {
     threats_computed: Vec<bool>,
     /// Piece and threat accumulators summed, `[perspective][hidden]`.
     sum: Vec<i16>,
+    /// The threats one update adds and removes (room kept from update to update).
+    added: Vec<Threat>,
+    removed: Vec<Threat>,
 }
 
 impl AccumulatorStack {
@@ -123,6 +131,8 @@ impl AccumulatorStack {
             },
             threats_computed: vec![false; plies],
             sum: vec![0; 2 * hidden],
+            added: Vec::with_capacity(2 * MAX_THREATS),
+            removed: Vec::with_capacity(2 * MAX_THREATS),
         }
     }
 
@@ -202,20 +212,25 @@ impl AccumulatorStack {
         }
         let (lists_below, lists_above) = self.threat_lists.split_at_mut(ply);
         let list = &mut lists_above[0];
-        list.compute(pos);
-        let (mut adds, mut subs) = ([Threat::default(); MAX_THREATS], [Threat::default(); MAX_THREATS]);
-        let (mut na, mut ns) = (0, 0);
-        list.diff(
-            &lists_below[base],
-            |t| {
-                adds[na] = t;
-                na += 1;
-            },
-            |t| {
-                subs[ns] = t;
-                ns += 1;
-            },
-        );
+        // From the threats of the ply below and the points the moves in between changed, when
+        // they are few; else counted afresh.
+        let mut changed = Bitboard::EMPTY;
+        for d in &self.deltas[base + 1..=ply] {
+            if let Delta::Move { m, .. } = d {
+                changed = changed.with(m.from()).with(m.to());
+            }
+        }
+        if ply - base <= MAX_THREAT_GAP {
+            list.after(&lists_below[base], pos, changed);
+        } else {
+            list.compute(pos);
+        }
+        let (adds, subs) = (&mut self.added, &mut self.removed);
+        adds.clear();
+        subs.clear();
+        list.diff(&lists_below[base], |t| adds.push(t), |t| subs.push(t));
+        let (adds, subs) = (&self.added[..], &self.removed[..]);
+        let (na, ns) = (adds.len(), subs.len());
         let h = self.hidden;
         let (below, above) = self.threats.split_at_mut(ply * 2 * h);
         above[..2 * h].copy_from_slice(&below[base * 2 * h..(base + 1) * 2 * h]);

@@ -13,9 +13,9 @@
 //! - `Features::Threats`: the king-bucket inputs, and beside them one input per attack on an
 //!   enemy piece: (attacker's colour relative to the perspective, attacker's kind, attacked
 //!   kind, attacked square as the perspective sees it), 2 · 7 · 7 · 90 = 8820 more, in the
-//!   spirit of Pikafish's "FullThreats". A piece attacks what it could capture (`chase::attacks`:
-//!   a cannon over its screen, a horse or elephant whose leg or eye is free, the generals facing
-//!   each other). The threat inputs are not mirrored and do not depend on the general's
+//!   spirit of Pikafish's "FullThreats". A piece attacks what it could capture, pins aside (as
+//!   `chase::attacks` has it: a cannon over its screen, a horse or elephant whose leg or eye is
+//!   free, the generals facing each other). The threat inputs are not mirrored and do not depend on the general's
 //!   square, so a move of the general refreshes only the king-bucket part. A position has at
 //!   most 136 of them (68 a side), about 10 to 20 in a middlegame.
 //!
@@ -23,7 +23,10 @@
 //! see their own pieces at the bottom and their own pieces first: the network is the same for
 //! both sides.
 
-use crate::board::{chase, Color, Piece, PieceKind, Position, Square};
+use crate::board::{attacks, Bitboard, Color, Piece, PieceKind, Position, Square};
+
+/// Every point of the board.
+const BOARD: Bitboard = Bitboard::from_bits((1 << 90) - 1);
 
 /// Inputs per perspective of the plain set (and per bucket of the king-bucket set).
 pub const INPUTS: usize = 7 * 2 * 90;
@@ -173,38 +176,57 @@ impl View {
     /// The input index of `threat` in this view (a threat set's view).
     #[inline(always)]
     pub fn threat_index(self, threat: Threat) -> usize {
-        let code = threat.code() as usize;
-        let (attacker, rest) = (code / (7 * 90), code % (7 * 90));
-        let (victim, sq) = (rest / 90, rest % 90);
-        let theirs = (attacker / 7 != self.perspective.index()) as usize;
-        let sq = Square::from_index_unchecked(sq).relative(self.perspective).index();
-        KING_BUCKETS * INPUTS + ((theirs * 7 + attacker % 7) * 7 + victim) * 90 + sq
+        let attacker = threat.attacker();
+        let (ours, kind) = if attacker < 7 {
+            (self.perspective == Color::Red, attacker)
+        } else {
+            (self.perspective == Color::Black, attacker - 7)
+        };
+        let sq = Square::from_index_unchecked(threat.to())
+            .relative(self.perspective)
+            .index();
+        KING_BUCKETS * INPUTS + ((!ours as usize * 7 + kind) * 7 + threat.victim()) * 90 + sq
     }
 }
 
-/// One attack on an enemy piece, the same for both perspectives: the squares of attacker and
-/// attacked piece (the sort key of a position's threats) and the feature code
-/// `((attacker colour · 7 + attacker kind) · 7 + attacked kind) · 90 + attacked square`.
+/// One attack on an enemy piece, the same for both perspectives, packed as
+/// `(attacker colour · 7 + attacker kind, attacker square, attacked square, attacked kind)`
+/// from the high bits down: the order in which `Threats::compute` lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct Threat(u32);
 
 impl Threat {
-    fn new(from: Square, attacker: Piece, to: Square, victim: PieceKind) -> Threat {
-        let code = ((attacker.color().index() * 7 + attacker.kind().index()) * 7
-            + victim.index())
-            * 90
-            + to.index();
-        Threat(((from.index() * 90 + to.index()) << 14 | code) as u32)
+    #[inline(always)]
+    fn new(attacker: usize, from: Square, to: Square, victim: usize) -> Threat {
+        Threat((attacker << 17 | from.index() << 10 | to.index() << 3 | victim) as u32)
     }
 
-    /// The feature code, below 8820.
+    /// The attacker as `colour · 7 + kind`.
     #[inline(always)]
-    pub fn code(self) -> u16 {
-        (self.0 & 0x3FFF) as u16
+    fn attacker(self) -> usize {
+        (self.0 >> 17) as usize
+    }
+
+    /// The attacker's square index.
+    #[inline(always)]
+    fn from(self) -> usize {
+        (self.0 >> 10 & 0x7F) as usize
+    }
+
+    /// The attacked square's index.
+    #[inline(always)]
+    fn to(self) -> usize {
+        (self.0 >> 3 & 0x7F) as usize
+    }
+
+    /// The attacked piece's kind index.
+    #[inline(always)]
+    fn victim(self) -> usize {
+        (self.0 & 7) as usize
     }
 }
 
-/// The threats of one position, ordered by (attacker square, attacked square).
+/// The threats of one position, in the order of their packing.
 #[derive(Clone)]
 pub struct Threats {
     len: usize,
@@ -228,21 +250,119 @@ impl Threats {
         t
     }
 
-    /// Fills this list with the threats of `pos`.
+    /// Fills this list with the threats of `pos`: by attacker colour, kind and square, then
+    /// by attacked square.
     pub fn compute(&mut self, pos: &Position) {
         self.len = 0;
-        let occ = pos.occupied();
-        for from in occ {
-            let Some(attacker) = pos.piece_at(from) else {
-                continue;
-            };
-            let targets = chase::attacks(pos, from, occ) & pos.color_bb(!attacker.color());
-            for to in targets {
-                if let (Some(victim), true) = (pos.piece_at(to), self.len < MAX_THREATS) {
-                    self.list[self.len] = Threat::new(from, attacker, to, victim.kind());
-                    self.len += 1;
+        for color in [Color::Red, Color::Black] {
+            for kind in PieceKind::ALL {
+                for from in pos.pieces(color, kind) {
+                    self.push_attacks(pos, Piece::new(color, kind), from);
                 }
             }
+        }
+    }
+
+    /// Fills this list with the threats of `pos`, a position that differs from the one whose
+    /// threats are `parent` on the points `changed` alone (the squares a few moves left and
+    /// reached): the parent's threats but those of the pieces whose attacks may have changed
+    /// (on `changed`, the rooks, cannons and generals on the lines through it, the horses with
+    /// a leg and the elephants with an eye on it) and those on `changed`; then the attacks of
+    /// those pieces and the other attacks on `changed`. The same list as `compute`'s.
+    pub fn after(&mut self, parent: &Threats, pos: &Position, changed: Bitboard) {
+        if parent.len == MAX_THREATS {
+            // A list that may have been cut short: count again.
+            return self.compute(pos);
+        }
+        let occ = pos.occupied();
+        let kinds = |k: PieceKind| pos.kind_bb(k);
+        let (mut lines, mut legs, mut eyes) = (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY);
+        for sq in changed {
+            let i = sq.index();
+            lines |= attacks::RANK_LINE[i] | attacks::FILE_LINE[i];
+            legs |= attacks::rook(sq, BOARD);
+            eyes |= attacks::DIAGONAL_NEIGHBOURS[i];
+        }
+        let moved = (lines
+            & (kinds(PieceKind::Rook) | kinds(PieceKind::Cannon) | kinds(PieceKind::King)))
+            | (legs & kinds(PieceKind::Horse))
+            | (eyes & kinds(PieceKind::Elephant))
+            | (changed & occ);
+        let gone = moved | changed;
+        self.len = 0;
+        for &t in parent.as_slice() {
+            let (x, y) = (t.from(), t.to());
+            let (x, y) = (Square::from_index_unchecked(x), Square::from_index_unchecked(y));
+            if !gone.has(x) && !changed.has(y) {
+                self.list[self.len] = t;
+                self.len += 1;
+            }
+        }
+        for x in moved {
+            if let Some(piece) = pos.piece_at(x) {
+                self.push_attacks(pos, piece, x);
+            }
+        }
+        // The attacks on the pieces on `changed` by pieces whose attacks did not change: rooks,
+        // cannons and generals that reach them stand on their lines, so they are in `moved`.
+        for to in changed & occ {
+            let Some(victim) = pos.piece_at(to) else {
+                continue;
+            };
+            let by = !victim.color();
+            let i = to.index();
+            let pieces = |k: PieceKind| pos.pieces(by, k) & !moved;
+            let attackers = [
+                (PieceKind::Pawn, attacks::PAWN_ATTACKERS[by.index()][i]),
+                (PieceKind::Advisor, attacks::ADVISOR_STEPS[i]),
+                (PieceKind::Elephant, attacks::elephant(to, occ)),
+                (PieceKind::Horse, attacks::horse_attackers(to, occ)),
+            ];
+            for (kind, reach) in attackers {
+                for x in reach & pieces(kind) {
+                    let attacker = by.index() * 7 + kind.index();
+                    self.push(Threat::new(attacker, x, to, victim.kind().index()));
+                }
+            }
+        }
+        if self.len == MAX_THREATS {
+            return self.compute(pos);
+        }
+        self.list[..self.len].sort_unstable();
+    }
+
+    /// Adds the threats of `piece` on `from`.
+    #[inline(always)]
+    fn push_attacks(&mut self, pos: &Position, piece: Piece, from: Square) {
+        let occ = pos.occupied();
+        let (color, kind) = (piece.color(), piece.kind());
+        let targets = match kind {
+            PieceKind::King => {
+                attacks::KING_STEPS[from.index()]
+                    | (attacks::rook(from, occ)
+                        & attacks::FILE_LINE[from.index()]
+                        & pos.pieces(!color, PieceKind::King))
+            }
+            PieceKind::Advisor => attacks::ADVISOR_STEPS[from.index()],
+            PieceKind::Elephant => attacks::elephant(from, occ),
+            PieceKind::Horse => attacks::horse(from, occ),
+            PieceKind::Rook => attacks::rook(from, occ),
+            PieceKind::Cannon => attacks::cannon(from, occ),
+            PieceKind::Pawn => attacks::PAWN_STEPS[color.index()][from.index()],
+        } & pos.color_bb(!color);
+        let attacker = color.index() * 7 + kind.index();
+        for to in targets {
+            if let Some(victim) = pos.piece_at(to) {
+                self.push(Threat::new(attacker, from, to, victim.kind().index()));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, t: Threat) {
+        if self.len < MAX_THREATS {
+            self.list[self.len] = t;
+            self.len += 1;
         }
     }
 
