@@ -518,6 +518,10 @@ def main():
     else:
         ray.init(address=args.address, logging_level="WARNING", log_to_driver=False)
     cpus = int(ray.cluster_resources().get("CPU", 1))
+    # SIGTERM, and SIGINT even where a shell started the run in the background with SIGINT
+    # ignored, stop the run as Ctrl-C does: tasks cancelled, whole shards kept.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         (datagen if args.command == "datagen" else match)(args, flags, cpus)
     finally:

@@ -138,7 +138,10 @@ fn threat_accumulators_equal_a_refresh() {
     ] {
         let pos: Position = fen.parse().unwrap();
         let (float, quantized) = (model.evaluate(&pos), accumulator::evaluate(&net, &pos));
-        assert!((float - quantized as f32).abs() < 8.0, "{fen}: {float} {quantized}");
+        assert!(
+            (float - quantized as f32).abs() < 8.0,
+            "{fen}: {float} {quantized}"
+        );
     }
 }
 
@@ -216,11 +219,24 @@ fn avx2_and_portable_paths_agree_exactly() {
         simd::apply(&mut d1, &src, &[&a], &[&s1, &s2]);
         simd::portable::apply(&mut d2, &src, &[&a], &[&s1, &s2]);
         assert_eq!(d1, d2);
+        // In place, and the dot product of a sum, the same in both paths and as done apart.
+        let (mut d4, mut d5) = (src.clone(), src.clone());
+        simd::apply_in_place(&mut d4, &[&a], &[&s1, &s2]);
+        simd::portable::apply_in_place(&mut d5, &[&a], &[&s1, &s2]);
+        assert_eq!((&d4, &d5), (&d2, &d2));
+        let summed: Vec<i16> = src
+            .iter()
+            .zip(&a)
+            .map(|(x, y)| x.wrapping_add(*y))
+            .collect();
         for qa in [255i16, 127, i16::MAX] {
             assert_eq!(
                 simd::screlu_dot(&src, &w, qa),
                 simd::portable::screlu_dot(&src, &w, qa)
             );
+            let apart = simd::portable::screlu_dot(&summed, &w, qa);
+            assert_eq!(simd::screlu_dot_sum(&src, &a, &w, qa), apart);
+            assert_eq!(simd::portable::dot::<true>(&src, &a, &w, qa), apart);
         }
         #[cfg(target_arch = "x86_64")]
         if simd::avx2_available() {

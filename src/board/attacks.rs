@@ -191,15 +191,24 @@ const fn build_horse_range() -> [Bitboard; 90] {
 /// Squares from which a horse attacks the square when no leg is blocked.
 pub static HORSE_RANGE: [Bitboard; 90] = build_horse_range();
 /// The diagonal neighbours of each square (the legs of horses that could attack it).
-pub static DIAGONAL_NEIGHBOURS: [Bitboard; 90] = {
+pub static DIAGONAL_NEIGHBOURS: [Bitboard; 90] =
+    build_offsets([(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+/// The orthogonal neighbours of each square (the squares of horses with a leg on it).
+pub static ORTHOGONAL_NEIGHBOURS: [Bitboard; 90] =
+    build_offsets([(1, 0), (-1, 0), (0, 1), (0, -1)]);
+/// Squares from which an elephant reaches the square when its eye is free (anywhere on the
+/// board, sides of the river aside).
+pub static ELEPHANT_RANGE: [Bitboard; 90] = build_offsets([(2, 2), (2, -2), (-2, 2), (-2, -2)]);
+
+/// For each square, the squares `offsets` away (file, rank) that are on the board.
+const fn build_offsets(offsets: [(i8, i8); 4]) -> [Bitboard; 90] {
     let mut t = [Bitboard::EMPTY; 90];
-    let diag: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
     let mut i = 0;
     while i < 90 {
         let mut acc = 0u128;
         let mut d = 0;
         while d < 4 {
-            if let Some(n) = sq(i).offset(diag[d].0, diag[d].1) {
+            if let Some(n) = sq(i).offset(offsets[d].0, offsets[d].1) {
                 acc |= bit(n);
             }
             d += 1;
@@ -208,7 +217,7 @@ pub static DIAGONAL_NEIGHBOURS: [Bitboard; 90] = {
         i += 1;
     }
     t
-};
+}
 
 const fn build_pawn_steps() -> [[Bitboard; 90]; 2] {
     let mut t = [[Bitboard::EMPTY; 90]; 2];

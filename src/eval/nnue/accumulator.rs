@@ -83,6 +83,9 @@ pub struct AccumulatorStack {
     threats: Vec<i16>,
     threat_lists: Vec<Threats>,
     threats_computed: Vec<bool>,
+    /// The ply whose threat accumulators a ply's are (itself, or one below when no threat
+    /// changed in between).
+    threat_slot: Vec<usize>,
     /// Piece and threat accumulators summed, `[perspective][hidden]`.
     sum: Vec<i16>,
     /// The threats one update adds and removes (room kept from update to update).
@@ -130,6 +133,7 @@ impl AccumulatorStack {
                 Vec::new()
             },
             threats_computed: vec![false; plies],
+            threat_slot: (0..plies).collect(),
             sum: vec![0; 2 * hidden],
             added: Vec::with_capacity(2 * MAX_THREATS),
             removed: Vec::with_capacity(2 * MAX_THREATS),
@@ -180,6 +184,7 @@ impl AccumulatorStack {
                 }
             }
             self.threats_computed[ply] = true;
+            self.threat_slot[ply] = ply;
         }
     }
 
@@ -231,13 +236,22 @@ impl AccumulatorStack {
         list.diff(&lists_below[base], |t| adds.push(t), |t| subs.push(t));
         let (adds, subs) = (&self.added[..], &self.removed[..]);
         let (na, ns) = (adds.len(), subs.len());
+        // Unchanged threats share the accumulators of the ply below: nothing is copied.
+        let from = self.threat_slot[base];
+        if na + ns == 0 {
+            self.threat_slot[ply] = from;
+            self.threats_computed[ply] = true;
+            return;
+        }
+        self.threat_slot[ply] = ply;
         let h = self.hidden;
         let (below, above) = self.threats.split_at_mut(ply * 2 * h);
-        above[..2 * h].copy_from_slice(&below[base * 2 * h..(base + 1) * 2 * h]);
         for (p, color) in [Color::Red, Color::Black].into_iter().enumerate() {
             let view = self.features.view_of(pos, color);
+            let src = &below[(from * 2 + p) * h..(from * 2 + p + 1) * h];
             let acc = &mut above[p * h..(p + 1) * h];
-            // Eight rows at a time each way: one pass over the accumulator per group.
+            // Eight rows at a time each way: one pass over the accumulator per group, the first
+            // from the source.
             const GROUP: usize = 8;
             let (mut i, mut j) = (0, 0);
             while i < na || j < ns {
@@ -250,7 +264,11 @@ impl AccumulatorStack {
                 for k in 0..ks {
                     sub[k] = self.net.row(view.threat_index(subs[j + k]));
                 }
-                simd::apply_in_place(acc, &add[..ka], &sub[..ks]);
+                if i + j == 0 {
+                    simd::apply(acc, src, &add[..ka], &sub[..ks]);
+                } else {
+                    simd::apply_in_place(acc, &add[..ka], &sub[..ks]);
+                }
                 (i, j) = (i + ka, j + ks);
             }
         }
@@ -334,49 +352,74 @@ impl AccumulatorStack {
         self.computed[ply][p] = true;
     }
 
-    /// Brings both perspectives at `ply` up to date and, with threat inputs, sums the piece and
-    /// threat accumulators.
+    /// Brings both perspectives at `ply` up to date, threat accumulators included.
     #[inline(always)]
     fn prepare(&mut self, ply: usize, pos: &Position) {
         self.materialize(ply, pos, 0, Color::Red);
         self.materialize(ply, pos, 1, Color::Black);
         if self.features.has_threats() {
             self.materialize_threats(ply, pos);
-            let h = self.hidden;
-            let at = ply * 2 * h..(ply + 1) * 2 * h;
-            simd::apply(&mut self.sum, &self.data[at.clone()], &[&self.threats[at]], &[]);
         }
     }
 
-    /// Red's and Black's accumulators at `ply` after `prepare`.
+    /// Where the threat accumulators of `ply` are in `threats`.
     #[inline(always)]
-    fn prepared(&self, ply: usize) -> (&[i16], &[i16]) {
-        let h = self.hidden;
-        if self.features.has_threats() {
-            self.sum.split_at(h)
-        } else {
-            self.data[ply * 2 * h..(ply + 1) * 2 * h].split_at(h)
-        }
+    fn threat_range(&self, ply: usize) -> std::ops::Range<usize> {
+        let (slot, h) = (self.threat_slot[ply], self.hidden);
+        slot * 2 * h..(slot + 1) * 2 * h
     }
 
     /// The accumulators (Red's view, Black's view) of `pos`, the position at `ply`: with
     /// threat inputs, the piece and threat accumulators summed.
     pub fn accumulators(&mut self, ply: usize, pos: &Position) -> (&[i16], &[i16]) {
         self.prepare(ply, pos);
-        self.prepared(ply)
+        let h = self.hidden;
+        let at = ply * 2 * h..(ply + 1) * 2 * h;
+        if !self.features.has_threats() {
+            return self.data[at].split_at(h);
+        }
+        let threats = self.threat_range(ply);
+        simd::apply(
+            &mut self.sum,
+            &self.data[at.clone()],
+            &[&self.threats[threats]],
+            &[],
+        );
+        self.sum.split_at(h)
     }
 
     /// The network's evaluation of `pos`, the position at `ply`, in centipawns from the side
     /// to move's view.
     #[inline]
     pub fn evaluate(&mut self, ply: usize, pos: &Position) -> i32 {
-        self.prepare(ply, pos);
-        let (red, black) = self.prepared(ply);
+        if self.features.has_threats() {
+            return self.evaluate_with_threats(ply, pos);
+        }
+        self.materialize(ply, pos, 0, Color::Red);
+        self.materialize(ply, pos, 1, Color::Black);
+        let h = self.hidden;
+        let (red, black) = self.data[ply * 2 * h..(ply + 1) * 2 * h].split_at(h);
         let (us, them) = match pos.side_to_move() {
             Color::Red => (red, black),
             Color::Black => (black, red),
         };
         self.net.output(us, them, pos.occupied().count() as usize)
+    }
+
+    /// `evaluate` with threat inputs, kept apart so that the other sets' path stays short.
+    #[inline(never)]
+    fn evaluate_with_threats(&mut self, ply: usize, pos: &Position) -> i32 {
+        self.prepare(ply, pos);
+        let h = self.hidden;
+        let at = ply * 2 * h..(ply + 1) * 2 * h;
+        let (red, black) = self.data[at].split_at(h);
+        let (red_t, black_t) = self.threats[self.threat_range(ply)].split_at(h);
+        let (us, them) = match pos.side_to_move() {
+            Color::Red => ([red, red_t], [black, black_t]),
+            Color::Black => ([black, black_t], [red, red_t]),
+        };
+        self.net
+            .output_of_sums(us, them, pos.occupied().count() as usize)
     }
 }
 

@@ -25,9 +25,6 @@
 
 use crate::board::{attacks, Bitboard, Color, Piece, PieceKind, Position, Square};
 
-/// Every point of the board.
-const BOARD: Bitboard = Bitboard::from_bits((1 << 90) - 1);
-
 /// Inputs per perspective of the plain set (and per bucket of the king-bucket set).
 pub const INPUTS: usize = 7 * 2 * 90;
 
@@ -280,7 +277,7 @@ impl Threats {
         for sq in changed {
             let i = sq.index();
             lines |= attacks::RANK_LINE[i] | attacks::FILE_LINE[i];
-            legs |= attacks::rook(sq, BOARD);
+            legs |= attacks::ORTHOGONAL_NEIGHBOURS[i];
             eyes |= attacks::DIAGONAL_NEIGHBOURS[i];
         }
         let moved = (lines
@@ -292,7 +289,10 @@ impl Threats {
         self.len = 0;
         for &t in parent.as_slice() {
             let (x, y) = (t.from(), t.to());
-            let (x, y) = (Square::from_index_unchecked(x), Square::from_index_unchecked(y));
+            let (x, y) = (
+                Square::from_index_unchecked(x),
+                Square::from_index_unchecked(y),
+            );
             if !gone.has(x) && !changed.has(y) {
                 self.list[self.len] = t;
                 self.len += 1;
@@ -312,11 +312,28 @@ impl Threats {
             let by = !victim.color();
             let i = to.index();
             let pieces = |k: PieceKind| pos.pieces(by, k) & !moved;
+            // Elephants and horses only when one stands near enough to matter.
+            let elephants = pieces(PieceKind::Elephant) & attacks::ELEPHANT_RANGE[i];
+            let horses = pieces(PieceKind::Horse) & attacks::HORSE_RANGE[i];
             let attackers = [
                 (PieceKind::Pawn, attacks::PAWN_ATTACKERS[by.index()][i]),
                 (PieceKind::Advisor, attacks::ADVISOR_STEPS[i]),
-                (PieceKind::Elephant, attacks::elephant(to, occ)),
-                (PieceKind::Horse, attacks::horse_attackers(to, occ)),
+                (
+                    PieceKind::Elephant,
+                    if elephants.any() {
+                        attacks::elephant(to, occ)
+                    } else {
+                        Bitboard::EMPTY
+                    },
+                ),
+                (
+                    PieceKind::Horse,
+                    if horses.any() {
+                        attacks::horse_attackers(to, occ)
+                    } else {
+                        Bitboard::EMPTY
+                    },
+                ),
             ];
             for (kind, reach) in attackers {
                 for x in reach & pieces(kind) {
@@ -407,7 +424,12 @@ pub fn all_active(features: Features, pos: &Position, perspective: Color) -> Vec
     let view = features.view_of(pos, perspective);
     let mut v: Vec<usize> = view.active(pos).collect();
     if features.has_threats() {
-        v.extend(Threats::of(pos).as_slice().iter().map(|&t| view.threat_index(t)));
+        v.extend(
+            Threats::of(pos)
+                .as_slice()
+                .iter()
+                .map(|&t| view.threat_index(t)),
+        );
     }
     v
 }
@@ -554,7 +576,10 @@ mod tests {
         assert_eq!(lists[4].as_slice().len(), 1);
         for (fen, list) in fens.iter().zip(&lists) {
             let t = list.as_slice();
-            assert!(t.windows(2).all(|w| w[0] < w[1]), "{fen}: ordered, no repeats");
+            assert!(
+                t.windows(2).all(|w| w[0] < w[1]),
+                "{fen}: ordered, no repeats"
+            );
             // Red's view of the position is Black's view of the flipped one.
             let pos: Position = fen.parse().unwrap();
             let flip = flipped(fen);

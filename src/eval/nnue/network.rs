@@ -205,11 +205,27 @@ impl Network {
     pub fn output(&self, us: &[i16], them: &[i16], pieces: usize) -> i32 {
         let b = bucket(pieces, self.buckets);
         let w = &self.out_weights[b * 2 * self.hidden..(b + 1) * 2 * self.hidden];
-        let sum = simd::screlu_dot(us, &w[..self.hidden], self.qa).wrapping_add(simd::screlu_dot(
-            them,
-            &w[self.hidden..],
-            self.qa,
-        ));
+        let (wu, wt) = w.split_at(self.hidden);
+        let sum =
+            simd::screlu_dot(us, wu, self.qa).wrapping_add(simd::screlu_dot(them, wt, self.qa));
+        self.scaled(sum, b)
+    }
+
+    /// `output` of accumulators that come in two parts each, pieces and threats, summed lane by
+    /// lane.
+    #[inline]
+    pub fn output_of_sums(&self, us: [&[i16]; 2], them: [&[i16]; 2], pieces: usize) -> i32 {
+        let b = bucket(pieces, self.buckets);
+        let w = &self.out_weights[b * 2 * self.hidden..(b + 1) * 2 * self.hidden];
+        let (wu, wt) = w.split_at(self.hidden);
+        let sum = simd::screlu_dot_sum(us[0], us[1], wu, self.qa)
+            .wrapping_add(simd::screlu_dot_sum(them[0], them[1], wt, self.qa));
+        self.scaled(sum, b)
+    }
+
+    /// Centipawns from the output layer's sum of products in bucket `b`.
+    #[inline(always)]
+    fn scaled(&self, sum: i32, b: usize) -> i32 {
         let qa = self.qa as i64;
         let v =
             (sum as i64 / qa + self.out_bias[b] as i64) * self.scale as i64 / (qa * self.qb as i64);

@@ -66,14 +66,26 @@ pub fn apply_in_place(acc: &mut [i16], adds: &[&[i16]], subs: &[&[i16]]) {
 /// `Σ clamp(acc, 0, qa)² · w` in the wrapping integer arithmetic of the module doc.
 #[inline]
 pub fn screlu_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
-    check(acc.len(), &[w]);
+    dot::<false>(acc, acc, w, qa)
+}
+
+/// `screlu_dot` of the lane-by-lane wrapping sum `a + b` (piece and threat accumulators),
+/// without writing the sum anywhere.
+#[inline]
+pub fn screlu_dot_sum(a: &[i16], b: &[i16], w: &[i16], qa: i16) -> i32 {
+    dot::<true>(a, b, w, qa)
+}
+
+#[inline(always)]
+fn dot<const SUM: bool>(a: &[i16], b: &[i16], w: &[i16], qa: i16) -> i32 {
+    check(a.len(), &[b, w]);
     #[cfg(target_arch = "x86_64")]
     if avx2_available() {
-        // SAFETY: AVX2 is present, and both slices have the same length, a multiple of 16
-        // (checked above); `avx2::screlu_dot` reads exactly that many elements of each.
-        return unsafe { avx2::screlu_dot(acc, w, qa) };
+        // SAFETY: AVX2 is present, and the three slices have the same length, a multiple of 16
+        // (checked above); `avx2::dot` reads exactly that many elements of each.
+        return unsafe { avx2::dot::<SUM>(a, b, w, qa) };
     }
-    portable::screlu_dot(acc, w, qa)
+    portable::dot::<SUM>(a, b, w, qa)
 }
 
 /// The reference path, for every processor.
@@ -107,8 +119,14 @@ pub mod portable {
     /// `Σ c · (c · w)` with `c = clamp(acc, 0, qa)`, the inner product wrapping to i16 and the
     /// sum wrapping to i32, as the AVX2 path computes it.
     pub fn screlu_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
+        dot::<false>(acc, acc, w, qa)
+    }
+
+    /// `screlu_dot` of `a + b` when `SUM`, of `a` alone otherwise.
+    pub fn dot<const SUM: bool>(a: &[i16], b: &[i16], w: &[i16], qa: i16) -> i32 {
         let mut sum = 0i32;
-        for (&x, &w) in acc.iter().zip(w) {
+        for ((&x, &y), &w) in a.iter().zip(b).zip(w) {
+            let x = if SUM { x.wrapping_add(y) } else { x };
             let c = x.clamp(0, qa);
             let cw = c.wrapping_mul(w);
             sum = sum.wrapping_add(cw as i32 * c as i32);
@@ -193,15 +211,30 @@ pub mod avx2 {
     /// of 16.
     #[target_feature(enable = "avx2")]
     pub unsafe fn screlu_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
-        let n = acc.len();
+        // SAFETY: the caller's promise, with `acc` standing for both accumulators.
+        unsafe { dot::<false>(acc, acc, w, qa) }
+    }
+
+    /// `Σ clamp(a + b, 0, qa)² · w` when `SUM`, of `a` alone otherwise, as `portable::dot`.
+    ///
+    /// # Safety
+    /// The processor must support AVX2; `a`, `b` and `w` must have the same length, a multiple
+    /// of 16.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn dot<const SUM: bool>(a: &[i16], b: &[i16], w: &[i16], qa: i16) -> i32 {
+        let n = a.len();
         let zero = _mm256_setzero_si256();
         let top = _mm256_set1_epi16(qa);
         let mut sum = _mm256_setzero_si256();
         let mut i = 0;
         while i + 16 <= n {
-            // SAFETY: `i + 16 <= n` and both slices have `n` elements: the loads stay inside.
+            // SAFETY: `i + 16 <= n` and the slices have `n` elements: the loads stay inside.
             unsafe {
-                let x = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
+                let mut x = _mm256_loadu_si256(a.as_ptr().add(i) as *const __m256i);
+                if SUM {
+                    let y = _mm256_loadu_si256(b.as_ptr().add(i) as *const __m256i);
+                    x = _mm256_add_epi16(x, y);
+                }
                 let c = _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
                 let wv = _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i);
                 let cw = _mm256_mullo_epi16(c, wv);

@@ -31,9 +31,7 @@ pub struct Inputs {
 impl Entry {
     /// The entry of a decoded record.
     pub fn from_sample(s: &Sample) -> Entry {
-        Entry {
-            record: s.encode(),
-        }
+        Entry { record: s.encode() }
     }
 
     /// The entry of a decoded record with its files mirrored (a ↔ i): the rules are symmetric
@@ -116,11 +114,7 @@ pub struct Split {
 /// Reads data files into entries; the last `share` (0..1) of each goes to validation. With
 /// `mirror`, each training position is also added with its files mirrored (validation stays as
 /// played).
-pub fn load(
-    paths: &[impl AsRef<Path>],
-    share: f64,
-    mirror: bool,
-) -> Result<Split, TrainError> {
+pub fn load(paths: &[impl AsRef<Path>], share: f64, mirror: bool) -> Result<Split, TrainError> {
     let mut split = Split::default();
     for p in paths {
         let p = p.as_ref();
@@ -132,21 +126,17 @@ pub fn load(
         })?;
         let held = ((samples.len() as f64) * share.clamp(0.0, 1.0)).round() as usize;
         let cut = samples.len() - held;
-        split.train.extend(
-            samples[..cut]
-                .iter()
-                .map(Entry::from_sample),
-        );
+        split
+            .train
+            .extend(samples[..cut].iter().map(Entry::from_sample));
         if mirror {
             split
                 .train
                 .extend(samples[..cut].iter().map(Entry::mirrored));
         }
-        split.validation.extend(
-            samples[cut..]
-                .iter()
-                .map(Entry::from_sample),
-        );
+        split
+            .validation
+            .extend(samples[cut..].iter().map(Entry::from_sample));
         split.classical.extend(samples[cut..].iter().map(|s| {
             s.position()
                 .map_or(0, |p| crate::eval::classical::evaluate(&p).get())

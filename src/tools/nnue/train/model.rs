@@ -431,7 +431,10 @@ mod tests {
         }
         // Given threat inputs, the king-bucket model evaluates exactly as before.
         let threats = king.clone().with_features(Features::Threats).unwrap();
-        assert!(threats.clone().with_features(Features::KingBuckets).is_none());
+        assert!(threats
+            .clone()
+            .with_features(Features::KingBuckets)
+            .is_none());
         let tn = std::sync::Arc::new(threats.quantize().unwrap());
         assert_eq!(tn.features(), Features::Threats);
         for pos in &positions {
