@@ -790,11 +790,19 @@ fn strength_md() {
     check_file("docs/strength.md", false);
 }
 
-/// The dated record behind strength.md, a page per stage.
+/// The dated record behind strength.md, a page per stage: every page of docs/strength/.
 #[test]
 fn strength_stages() {
-    for stage in 1..=3 {
-        check_file(&format!("docs/strength/stage{stage}.md"), false);
+    let mut pages: Vec<String> = std::fs::read_dir(root().join("docs/strength"))
+        .expect("docs/strength/")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".md"))
+        .collect();
+    pages.sort();
+    assert!(pages.len() >= 4, "{pages:?}");
+    for page in pages {
+        check_file(&format!("docs/strength/{page}"), false);
     }
 }
 
