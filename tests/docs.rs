@@ -793,13 +793,7 @@ fn strength_md() {
 /// The dated record behind strength.md, a page per stage: every page of docs/strength/.
 #[test]
 fn strength_stages() {
-    let mut pages: Vec<String> = std::fs::read_dir(root().join("docs/strength"))
-        .expect("docs/strength/")
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().to_string())
-        .filter(|n| n.ends_with(".md"))
-        .collect();
-    pages.sort();
+    let pages = markdown_pages("docs/strength");
     assert!(pages.len() >= 4, "{pages:?}");
     for page in pages {
         check_file(&format!("docs/strength/{page}"), false);
@@ -881,16 +875,22 @@ fn a_page_with_nothing_checked_fails() {
     );
 }
 
-/// Every markdown file of the manual has its test above.
-#[test]
-fn every_page_is_checked() {
-    let mut pages: Vec<String> = std::fs::read_dir(root().join("docs"))
-        .expect("docs/")
+/// The markdown files of the folder `dir`, by name, sorted.
+fn markdown_pages(dir: &str) -> Vec<String> {
+    let mut pages: Vec<String> = std::fs::read_dir(root().join(dir))
+        .expect("the manual's folder")
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().to_string())
         .filter(|n| n.ends_with(".md"))
         .collect();
     pages.sort();
+    pages
+}
+
+/// Every markdown file of the manual has its test above.
+#[test]
+fn every_page_is_checked() {
+    let pages = markdown_pages("docs");
     let tested = [
         "cluster.md",
         "development.md",

@@ -169,6 +169,21 @@ impl Position {
     pub fn fen(&self) -> String {
         self.to_string()
     }
+
+    /// The position seen from the other side: the board turned, colours exchanged, the other
+    /// side to move (counters zero). An evaluation, or a network's inputs, must see the two
+    /// alike. Fails only where the position itself would not validate.
+    pub fn colour_flipped(&self) -> Result<Position, FenError> {
+        let board = placement(|sq| {
+            self.piece_at(sq.flip_rank())
+                .map(|p| Piece::new(!p.color(), p.kind()))
+        });
+        let side = match self.side_to_move() {
+            Color::Red => "b",
+            Color::Black => "w",
+        };
+        format!("{board} {side}").parse()
+    }
 }
 
 /// The placement field of a FEN (ranks 9 down to 0, digits for empty runs) of the board that

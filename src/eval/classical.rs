@@ -450,38 +450,9 @@ mod tests {
             "2bakab2/9/2c6/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/2BAKAB2 w",
         ] {
             let p: Position = fen.parse().unwrap();
-            let flipped: Position = flip(&p).parse().unwrap();
+            let flipped = p.colour_flipped().unwrap();
             assert_eq!(evaluate(&p), evaluate(&flipped), "{fen}");
         }
         assert_eq!(evaluate(&Position::startpos()).get(), WEIGHTS.tempo);
-    }
-
-    /// The colour-swapped position (board turned, colours exchanged, other side to move).
-    fn flip(p: &Position) -> String {
-        let fen = p.fen();
-        let mut parts = fen.split(' ');
-        let board: Vec<String> = parts
-            .next()
-            .unwrap()
-            .split('/')
-            .rev()
-            .map(|r| {
-                r.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let side = if p.side_to_move() == Color::Red {
-            "b"
-        } else {
-            "w"
-        };
-        format!("{} {side}", board.join("/"))
     }
 }

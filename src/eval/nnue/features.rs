@@ -528,30 +528,6 @@ mod tests {
         assert_eq!(Features::from_id(7), None);
     }
 
-    /// The position with colours swapped and ranks flipped (each side sees the other's game).
-    fn flipped(fen: &str) -> Position {
-        let mut parts = fen.split(' ');
-        let board: Vec<String> = parts
-            .next()
-            .unwrap()
-            .split('/')
-            .rev()
-            .map(|r| {
-                r.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let side = if parts.next() == Some("w") { "b" } else { "w" };
-        format!("{} {side}", board.join("/")).parse().unwrap()
-    }
-
     #[test]
     fn threats_are_ordered_alike_from_both_sides_and_diffed() {
         let fens = [
@@ -582,7 +558,7 @@ mod tests {
             );
             // Red's view of the position is Black's view of the flipped one.
             let pos: Position = fen.parse().unwrap();
-            let flip = flipped(fen);
+            let flip = pos.colour_flipped().unwrap();
             let indices = |pos: &Position, c| {
                 let mut v = all_active(set, pos, c);
                 v.sort_unstable();

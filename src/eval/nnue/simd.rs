@@ -147,45 +147,34 @@ pub mod avx2 {
     /// multiple of 16.
     #[target_feature(enable = "avx2")]
     pub unsafe fn apply(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
-        let n = dst.len();
-        let mut i = 0;
-        while i + 16 <= n {
-            // SAFETY (all loads and stores): `i + 16 <= n` and every slice has `n` elements, so
-            // each unaligned 32-byte access stays inside its slice.
-            unsafe {
-                let mut v = _mm256_loadu_si256(src.as_ptr().add(i) as *const __m256i);
-                for a in adds {
-                    v = _mm256_add_epi16(
-                        v,
-                        _mm256_loadu_si256(a.as_ptr().add(i) as *const __m256i),
-                    );
-                }
-                for s in subs {
-                    v = _mm256_sub_epi16(
-                        v,
-                        _mm256_loadu_si256(s.as_ptr().add(i) as *const __m256i),
-                    );
-                }
-                _mm256_storeu_si256(dst.as_mut_ptr().add(i) as *mut __m256i, v);
-            }
-            i += 16;
-        }
+        // SAFETY: the caller's promise; `dst` and `src` are distinct slices of `dst.len()`.
+        unsafe { update(dst.as_mut_ptr(), src.as_ptr(), dst.len(), adds, subs) }
     }
 
     /// `acc += Σ adds − Σ subs`.
     ///
     /// # Safety
-    /// The CPU must support AVX2; every row has `acc`'s length, a multiple of 16.
+    /// The processor must support AVX2; every row has `acc`'s length, a multiple of 16.
     #[target_feature(enable = "avx2")]
     pub unsafe fn apply_in_place(acc: &mut [i16], adds: &[&[i16]], subs: &[&[i16]]) {
-        let n = acc.len();
+        let p = acc.as_mut_ptr();
+        // SAFETY: the caller's promise; each lane is read before it is written.
+        unsafe { update(p, p, acc.len(), adds, subs) }
+    }
+
+    /// `dst = src + Σ adds − Σ subs` over `n` lanes; `dst` may be `src`.
+    ///
+    /// # Safety
+    /// AVX2; `dst` and `src` point to `n` elements and every row has `n`, a multiple of 16.
+    #[target_feature(enable = "avx2")]
+    unsafe fn update(dst: *mut i16, src: *const i16, n: usize, adds: &[&[i16]], subs: &[&[i16]]) {
         let mut i = 0;
         while i + 16 <= n {
-            // SAFETY: `i + 16 <= n` and every row has `n` elements: the loads and the store stay
-            // inside.
+            // SAFETY (all loads and stores): `i + 16 <= n` and every pointer and row covers `n`
+            // elements, so each unaligned 32-byte access stays inside; a lane of `dst` is
+            // stored after its load from `src`.
             unsafe {
-                let p = acc.as_mut_ptr().add(i) as *mut __m256i;
-                let mut v = _mm256_loadu_si256(p);
+                let mut v = _mm256_loadu_si256(src.add(i) as *const __m256i);
                 for a in adds {
                     v = _mm256_add_epi16(
                         v,
@@ -198,7 +187,7 @@ pub mod avx2 {
                         _mm256_loadu_si256(s.as_ptr().add(i) as *const __m256i),
                     );
                 }
-                _mm256_storeu_si256(p, v);
+                _mm256_storeu_si256(dst.add(i) as *mut __m256i, v);
             }
             i += 16;
         }
