@@ -16,10 +16,10 @@
 //! Threat inputs (`Features::Threats`) have accumulators of their own, one per ply and
 //! perspective, zero-based (the biases are in the piece accumulators). A ply's threats are
 //! listed when it is evaluated: from the list of the nearest evaluated ply below and the points
-//! the moves in between changed (`Threats::after`), or afresh when that ply is far below. They are compared with those of the nearest
-//! evaluated ply below, and the threats that differ are added and removed, whatever the moves in
-//! between. A general's move does not touch them. The two accumulators are summed before the
-//! activation.
+//! the moves in between changed (`Threats::after`), or afresh when that ply is far below. The
+//! two lists are merged, and the threats that differ are added and removed; a ply where none
+//! differ shares the accumulators below it. A general's move does not touch them. The output
+//! layer reads piece and threat accumulators summed.
 //!
 //! Invariant: for every ply `p` and perspective `c` with `computed[p][c]`, that accumulator
 //! equals a full refresh of the position at `p` on the current path, and every ply above the

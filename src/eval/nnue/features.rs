@@ -15,9 +15,10 @@
 //!   kind, attacked square as the perspective sees it), 2 · 7 · 7 · 90 = 8820 more, in the
 //!   spirit of Pikafish's "FullThreats". A piece attacks what it could capture, pins aside (as
 //!   `chase::attacks` has it: a cannon over its screen, a horse or elephant whose leg or eye is
-//!   free, the generals facing each other). The threat inputs are not mirrored and do not depend on the general's
-//!   square, so a move of the general refreshes only the king-bucket part. A position has at
-//!   most 136 of them (68 a side), about 10 to 20 in a middlegame.
+//!   free, the generals facing each other). The threat inputs are not mirrored and do not
+//!   depend on the general's square, so a move of the general refreshes only the king-bucket
+//!   part. A game position has at most 136 of them (68 a side); the positions `bench`
+//!   evaluates have 3.4 on average.
 //!
 //! Black's view is the board with its ranks flipped (`Square::relative`), so both perspectives
 //! see their own pieces at the bottom and their own pieces first: the network is the same for

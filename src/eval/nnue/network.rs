@@ -59,8 +59,8 @@ pub enum NetworkError {
     /// A shape this program does not run.
     #[error(
         "network architecture {inputs}x{hidden}x{buckets} not supported (needs the inputs of a \
-         known feature set, 1260, 7560 or 16380, a hidden layer that is a multiple of {LANES} up to \
-         {MAX_HIDDEN}, 1 to {MAX_BUCKETS} buckets)"
+         known feature set, 1260, 7560 or 16380, a hidden layer that is a multiple of {LANES} \
+         up to {MAX_HIDDEN}, 1 to {MAX_BUCKETS} buckets)"
     )]
     Architecture {
         /// Inputs per perspective.
@@ -387,8 +387,8 @@ mod tests {
                     buckets: 1,
                 },
                 "network architecture 768x8x1 not supported (needs the inputs of a known feature \
-                 set, 1260, 7560 or 16380, a hidden layer that is a multiple of 16 up to 4096, 1 to 16 \
-                 buckets)",
+                 set, 1260, 7560 or 16380, a hidden layer that is a multiple of 16 up to 4096, 1 \
+                 to 16 buckets)",
             ),
             (
                 NetworkError::Checksum,
