@@ -27,7 +27,7 @@
 use super::attacks;
 use super::bitboard::Bitboard;
 use super::moves::Move;
-use super::piece::PieceKind;
+use super::piece::{Piece, PieceKind};
 use super::position::Position;
 use super::square::{Color, Square};
 
@@ -35,10 +35,15 @@ use super::square::{Color, Square};
 /// `sq` is empty. A general also attacks the other general when nothing stands between them on
 /// their file (the flying-general rule).
 pub fn attacks(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
-    let Some(piece) = pos.piece_at(sq) else {
-        return Bitboard::EMPTY;
-    };
-    let color = piece.color();
+    match pos.piece_at(sq) {
+        Some(piece) => attacks_of(pos, piece, sq, occ),
+        None => Bitboard::EMPTY,
+    }
+}
+
+/// The squares `piece`, standing on `sq`, attacks over the occupancy `occ`, as `attacks`.
+#[inline(always)]
+pub fn attacks_of(pos: &Position, piece: Piece, sq: Square, occ: Bitboard) -> Bitboard {
     match piece.kind() {
         PieceKind::King => {
             // The first piece each way along the file, if it is the other general.
@@ -50,7 +55,7 @@ pub fn attacks(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
         PieceKind::Horse => attacks::horse(sq, occ),
         PieceKind::Rook => attacks::rook(sq, occ),
         PieceKind::Cannon => attacks::cannon(sq, occ),
-        PieceKind::Pawn => attacks::PAWN_STEPS[color.index()][sq.index()],
+        PieceKind::Pawn => attacks::PAWN_STEPS[piece.color().index()][sq.index()],
     }
 }
 

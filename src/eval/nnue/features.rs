@@ -24,7 +24,7 @@
 //! see their own pieces at the bottom and their own pieces first: the network is the same for
 //! both sides.
 
-use crate::board::{attacks, Bitboard, Color, Piece, PieceKind, Position, Square};
+use crate::board::{attacks, chase, Bitboard, Color, Piece, PieceKind, Position, Square};
 
 /// Inputs per perspective of the plain set (and per bucket of the king-bucket set).
 pub const INPUTS: usize = 7 * 2 * 90;
@@ -354,20 +354,7 @@ impl Threats {
     fn push_attacks(&mut self, pos: &Position, piece: Piece, from: Square) {
         let occ = pos.occupied();
         let (color, kind) = (piece.color(), piece.kind());
-        let targets = match kind {
-            PieceKind::King => {
-                attacks::KING_STEPS[from.index()]
-                    | (attacks::rook(from, occ)
-                        & attacks::FILE_LINE[from.index()]
-                        & pos.pieces(!color, PieceKind::King))
-            }
-            PieceKind::Advisor => attacks::ADVISOR_STEPS[from.index()],
-            PieceKind::Elephant => attacks::elephant(from, occ),
-            PieceKind::Horse => attacks::horse(from, occ),
-            PieceKind::Rook => attacks::rook(from, occ),
-            PieceKind::Cannon => attacks::cannon(from, occ),
-            PieceKind::Pawn => attacks::PAWN_STEPS[color.index()][from.index()],
-        } & pos.color_bb(!color);
+        let targets = chase::attacks_of(pos, piece, from, occ) & pos.color_bb(!color);
         let attacker = color.index() * 7 + kind.index();
         for to in targets {
             if let Some(victim) = pos.piece_at(to) {
