@@ -417,6 +417,7 @@ fn datagen_then_train_lowers_the_validation_loss() {
         epochs: 8,
         batch: 128,
         lr: 0.003,
+        threat_lr: None,
         lr_floor: 0.1,
         wdl: 0.25,
         k: 400.0,

@@ -119,6 +119,10 @@ pub struct TrainArgs {
     /// Initial learning rate (cosine decay to `--lr-floor` of it).
     #[arg(long, default_value_t = 0.001)]
     pub lr: f32,
+    /// Initial learning rate of the threat inputs' rows [default: `--lr`]; they follow the
+    /// same schedule. Rows that start at zero (a file grown into `threats`) may want more.
+    #[arg(long)]
+    pub threat_lr: Option<f32>,
     /// Final learning rate as a share of the initial one.
     #[arg(long, default_value_t = 0.05)]
     pub lr_floor: f32,
@@ -170,6 +174,7 @@ impl From<TrainArgs> for train::Config {
             epochs: a.epochs,
             batch: a.batch,
             lr: a.lr,
+            threat_lr: a.threat_lr,
             lr_floor: a.lr_floor,
             wdl: a.wdl,
             k: a.k,

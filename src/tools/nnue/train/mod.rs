@@ -52,6 +52,8 @@ pub struct Config {
     pub batch: usize,
     /// Initial learning rate (cosine decay to `--lr-floor` of it).
     pub lr: f32,
+    /// Initial learning rate of the threat inputs' rows (default: `lr`); the same schedule.
+    pub threat_lr: Option<f32>,
     /// Final learning rate as a share of the initial one.
     pub lr_floor: f32,
     /// Weight of the game result in the target (the rest: the search score's win probability).
@@ -404,12 +406,19 @@ fn run_epoch(
     for (b, chunk) in order.chunks(batch).enumerate() {
         let progress = (epoch * batches + b) as f32 / (args.epochs * batches) as f32;
         let lr = cosine(args.lr, args.lr_floor, progress);
+        let threat_lr = cosine(args.threat_lr.unwrap_or(args.lr), args.lr_floor, progress);
         let (grad, sum) = gradient(model, entries, chunk, args.k, args.wdl);
         total += sum;
         let n = chunk.len() as f32;
         let grad: Vec<f32> = grad.into_iter().map(|g| g / n).collect();
         let clipped = model.clipped();
-        adam.step(&mut model.params, &grad, lr, clipped, CLIP);
+        let threats = model.threat_rows();
+        let rates = [
+            (threats.start, lr),
+            (threats.end, threat_lr),
+            (model.params.len(), lr),
+        ];
+        adam.step_with(&mut model.params, &grad, &rates, clipped, CLIP);
         bar.inc(chunk.len() as u64);
         bar.set_message(format!("loss {:.6}", sum / n as f64));
     }

@@ -146,6 +146,12 @@ impl Model {
         self.out_offset() + self.buckets * 2 * self.hidden
     }
 
+    /// Where the threat inputs' rows are in `params` (empty without threat inputs).
+    pub fn threat_rows(&self) -> std::ops::Range<usize> {
+        let h = self.hidden;
+        self.features.piece_inputs() * h..self.features.inputs() * h
+    }
+
     /// Number of parameters below which weights are clipped to ±`CLIP` (all but the output
     /// biases).
     pub fn clipped(&self) -> usize {

@@ -42,16 +42,35 @@ impl Adam {
     /// One step of size `lr` along `grad`; the first `clipped` parameters are then kept within
     /// ±`clip`.
     pub fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32, clipped: usize, clip: f32) {
+        self.step_with(params, grad, &[(params.len(), lr)], clipped, clip);
+    }
+
+    /// `step` with a rate per range of parameters: `rates` holds `(end, lr)` pairs with
+    /// ascending ends, the last at least `params.len()`; parameter `i` steps by the `lr` of the
+    /// first pair whose `end` exceeds `i`.
+    pub fn step_with(
+        &mut self,
+        params: &mut [f32],
+        grad: &[f32],
+        rates: &[(usize, f32)],
+        clipped: usize,
+        clip: f32,
+    ) {
         self.t += 1;
         let c1 = 1.0 - self.beta1.powi(self.t);
         let c2 = 1.0 - self.beta2.powi(self.t);
         let (b1, b2) = (self.beta1, self.beta2);
+        let mut rates = rates.iter().copied();
+        let (mut end, mut lr) = rates.next().unwrap_or((usize::MAX, 0.0));
         for (i, ((p, &g), (m, v))) in params
             .iter_mut()
             .zip(grad)
             .zip(self.m.iter_mut().zip(self.v.iter_mut()))
             .enumerate()
         {
+            while i >= end {
+                (end, lr) = rates.next().unwrap_or((usize::MAX, 0.0));
+            }
             if g == 0.0 && *m == 0.0 {
                 continue; // an input never seen yet: nothing to do
             }
@@ -94,6 +113,15 @@ mod tests {
             adam.step(&mut q, &[-1.0], 0.1, 1, 0.5);
         }
         assert_eq!(q[0], 0.5);
+        // Rates per range: the first parameter frozen, the second moving.
+        let mut r = vec![3.0f32, 3.0];
+        let mut adam = Adam::new(2);
+        for _ in 0..2000 {
+            let g: Vec<f32> = r.iter().map(|&x| 2.0 * (x - 1.0)).collect();
+            adam.step_with(&mut r, &g, &[(1, 0.0), (2, 0.01)], 0, 0.0);
+        }
+        assert_eq!(r[0], 3.0);
+        assert!((r[1] - 1.0).abs() < 0.01, "{r:?}");
         assert_eq!(cosine(1.0, 0.1, 0.0), 1.0);
         assert!((cosine(1.0, 0.1, 1.0) - 0.1).abs() < 1e-6);
     }
