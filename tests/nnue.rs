@@ -122,26 +122,32 @@ fn threats_carried_over_moves_are_the_threats_counted_afresh() {
 #[test]
 fn threat_accumulators_equal_a_refresh() {
     // A random threat network: threats are diffed between the evaluated plies, whatever moved.
-    let model = Model::new(Features::Threats, 32, 2, 8);
-    let net = model.quantize().unwrap();
-    let net = Arc::new(Network::from_bytes(&net.to_bytes()).expect("a threat file reads back"));
-    assert_eq!(net.features(), Features::Threats);
-    // The threat rows are not zero, so a wrong threat would show.
-    let rows = &net.ft_weights()[Features::KingBuckets.inputs() * 32..];
-    assert!(rows.iter().filter(|&&w| w != 0).count() > rows.len() / 2);
-    incremental_walks(Arc::clone(&net), 13);
-    // The float model and the quantized network agree.
-    for fen in [
-        START_FEN,
-        "4k4/9/9/9/4r4/4R4/9/9/9/3K5 w",
-        "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w",
-    ] {
-        let pos: Position = fen.parse().unwrap();
-        let (float, quantized) = (model.evaluate(&pos), accumulator::evaluate(&net, &pos));
-        assert!(
-            (float - quantized as f32).abs() < 8.0,
-            "{fen}: {float} {quantized}"
-        );
+    // Its threat rows reach all 32 lanes, or (narrowed as `--threat-width 16` trains them) 16.
+    for (width, lanes) in [(None, 32), (Some(16), 16)] {
+        let mut model = Model::new(Features::Threats, 32, 2, 8);
+        model.narrow_threats(width);
+        let net = model.quantize().unwrap();
+        let net = Arc::new(Network::from_bytes(&net.to_bytes()).expect("a threat file reads back"));
+        assert_eq!(net.features(), Features::Threats);
+        assert_eq!(net.threat_width(), lanes);
+        // The threat rows are not zero, so a wrong threat would show.
+        let rows = &net.ft_weights()[Features::KingBuckets.inputs() * 32..];
+        let nonzero = rows.iter().filter(|&&w| w != 0).count();
+        assert!(nonzero > rows.len() * lanes / 32 / 2, "{nonzero}");
+        incremental_walks(Arc::clone(&net), 13);
+        // The float model and the quantized network agree.
+        for fen in [
+            START_FEN,
+            "4k4/9/9/9/4r4/4R4/9/9/9/3K5 w",
+            "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w",
+        ] {
+            let pos: Position = fen.parse().unwrap();
+            let (float, quantized) = (model.evaluate(&pos), accumulator::evaluate(&net, &pos));
+            assert!(
+                (float - quantized as f32).abs() < 8.0,
+                "{fen}: {float} {quantized}"
+            );
+        }
     }
 }
 
@@ -418,6 +424,7 @@ fn datagen_then_train_lowers_the_validation_loss() {
         batch: 128,
         lr: 0.003,
         threat_lr: None,
+        threat_width: None,
         lr_floor: 0.1,
         wdl: 0.25,
         k: 400.0,

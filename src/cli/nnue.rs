@@ -123,6 +123,10 @@ pub struct TrainArgs {
     /// same schedule. Rows that start at zero (a file grown into `threats`) may want more.
     #[arg(long)]
     pub threat_lr: Option<f32>,
+    /// Threat rows reach only their first N lanes (a multiple of 16), the rest kept zero: the
+    /// engine's threat updates and threat accumulators are then N lanes long [default: all].
+    #[arg(long)]
+    pub threat_width: Option<usize>,
     /// Final learning rate as a share of the initial one.
     #[arg(long, default_value_t = 0.05)]
     pub lr_floor: f32,
@@ -175,6 +179,7 @@ impl From<TrainArgs> for train::Config {
             batch: a.batch,
             lr: a.lr,
             threat_lr: a.threat_lr,
+            threat_width: a.threat_width,
             lr_floor: a.lr_floor,
             wdl: a.wdl,
             k: a.k,

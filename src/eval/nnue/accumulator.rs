@@ -79,8 +79,10 @@ pub struct AccumulatorStack {
     /// `[ply][perspective]`.
     computed: Vec<[bool; 2]>,
     cache: Cache,
-    /// Threat sets only: `[ply][perspective][hidden]`, and each ply's threats.
+    /// Threat sets only: `[ply][perspective][threat_width]`, and each ply's threats.
     threats: Vec<i16>,
+    /// The lanes the threat rows reach (`Network::threat_width`).
+    threat_width: usize,
     threat_lists: Vec<Threats>,
     threats_computed: Vec<bool>,
     /// The ply whose threat accumulators a ply's are (itself, or one below when no threat
@@ -98,6 +100,7 @@ impl AccumulatorStack {
     pub fn new(net: Arc<Network>, plies: usize) -> AccumulatorStack {
         let hidden = net.hidden();
         let features = net.features();
+        let threat_width = net.threat_width();
         let plies = plies.max(1);
         // Slots: bucket base / INPUTS times two mirrors; one slot for the plain set.
         let slots = if features.king_relative() {
@@ -122,11 +125,8 @@ impl AccumulatorStack {
             deltas: vec![Delta::Copy; plies],
             computed: vec![[false; 2]; plies],
             cache,
-            threats: if features.has_threats() {
-                vec![0; plies * 2 * hidden]
-            } else {
-                Vec::new()
-            },
+            threats: vec![0; plies * 2 * threat_width],
+            threat_width,
             threat_lists: if features.has_threats() {
                 vec![Threats::default(); plies]
             } else {
@@ -171,13 +171,14 @@ impl AccumulatorStack {
         if self.features.has_threats() {
             self.threat_lists[ply].compute(pos);
             let list = &self.threat_lists[ply];
+            let w = self.threat_width;
             for (p, color) in [Color::Red, Color::Black].into_iter().enumerate() {
                 let view = self.features.view_of(pos, color);
-                let start = (ply * 2 + p) * h;
-                let acc = &mut self.threats[start..start + h];
+                let start = (ply * 2 + p) * w;
+                let acc = &mut self.threats[start..start + w];
                 acc.fill(0);
                 for &t in list.as_slice() {
-                    let row = self.net.row(view.threat_index(t));
+                    let row = self.net.threat_row(view.threat_index(t));
                     for (a, &w) in acc.iter_mut().zip(row) {
                         *a = a.wrapping_add(w);
                     }
@@ -244,7 +245,7 @@ impl AccumulatorStack {
             return;
         }
         self.threat_slot[ply] = ply;
-        let h = self.hidden;
+        let h = self.threat_width;
         let (below, above) = self.threats.split_at_mut(ply * 2 * h);
         for (p, color) in [Color::Red, Color::Black].into_iter().enumerate() {
             let view = self.features.view_of(pos, color);
@@ -259,10 +260,10 @@ impl AccumulatorStack {
                 let mut sub: [&[i16]; GROUP] = [&[]; GROUP];
                 let (ka, ks) = (GROUP.min(na - i), GROUP.min(ns - j));
                 for k in 0..ka {
-                    add[k] = self.net.row(view.threat_index(adds[i + k]));
+                    add[k] = self.net.threat_row(view.threat_index(adds[i + k]));
                 }
                 for k in 0..ks {
-                    sub[k] = self.net.row(view.threat_index(subs[j + k]));
+                    sub[k] = self.net.threat_row(view.threat_index(subs[j + k]));
                 }
                 if i + j == 0 {
                     simd::apply(acc, src, &add[..ka], &sub[..ks]);
@@ -365,7 +366,7 @@ impl AccumulatorStack {
     /// Where the threat accumulators of `ply` are in `threats`.
     #[inline(always)]
     fn threat_range(&self, ply: usize) -> std::ops::Range<usize> {
-        let (slot, h) = (self.threat_slot[ply], self.hidden);
+        let (slot, h) = (self.threat_slot[ply], self.threat_width);
         slot * 2 * h..(slot + 1) * 2 * h
     }
 
@@ -378,13 +379,11 @@ impl AccumulatorStack {
         if !self.features.has_threats() {
             return self.data[at].split_at(h);
         }
-        let threats = self.threat_range(ply);
-        simd::apply(
-            &mut self.sum,
-            &self.data[at.clone()],
-            &[&self.threats[threats]],
-            &[],
-        );
+        let (threats, w) = (self.threat_range(ply), self.threat_width);
+        self.sum.copy_from_slice(&self.data[at]);
+        for (p, threat) in self.threats[threats].chunks_exact(w.max(1)).enumerate() {
+            simd::apply_in_place(&mut self.sum[p * h..p * h + w], &[threat], &[]);
+        }
         self.sum.split_at(h)
     }
 
@@ -413,7 +412,7 @@ impl AccumulatorStack {
         let h = self.hidden;
         let at = ply * 2 * h..(ply + 1) * 2 * h;
         let (red, black) = self.data[at].split_at(h);
-        let (red_t, black_t) = self.threats[self.threat_range(ply)].split_at(h);
+        let (red_t, black_t) = self.threats[self.threat_range(ply)].split_at(self.threat_width);
         let (us, them) = match pos.side_to_move() {
             Color::Red => ([red, red_t], [black, black_t]),
             Color::Black => ([black, black_t], [red, red_t]),

@@ -96,6 +96,11 @@ pub struct Network {
     scale: i16,
     /// `[inputs][hidden]`.
     ft_weights: Box<[i16]>,
+    /// Threat sets: the lanes of the threat rows that are not all zero (a multiple of
+    /// `LANES` from the first, at most `hidden`), and those rows cut to them,
+    /// `[threat inputs][threat_width]`: what the search reads.
+    threat_width: usize,
+    threat_weights: Box<[i16]>,
     ft_bias: Box<[i16]>,
     /// `[buckets][2 * hidden]`.
     out_weights: Box<[i16]>,
@@ -142,6 +147,17 @@ impl Network {
         {
             return Err(arch);
         }
+        let threats = &ft_weights[features.piece_inputs() * hidden..];
+        let threat_width = threats
+            .chunks_exact(hidden)
+            .filter_map(|row| row.iter().rposition(|&w| w != 0))
+            .max()
+            .map_or(0, |lane| (lane + 1).next_multiple_of(LANES));
+        let threat_weights = threats
+            .chunks_exact(hidden)
+            .flat_map(|row| &row[..threat_width])
+            .copied()
+            .collect();
         Ok(Network {
             features,
             hidden,
@@ -149,6 +165,8 @@ impl Network {
             qa,
             qb,
             scale,
+            threat_width,
+            threat_weights,
             ft_weights: ft_weights.into(),
             ft_bias: ft_bias.into(),
             out_weights: out_weights.into(),
@@ -199,6 +217,21 @@ impl Network {
         &self.ft_weights[index * self.hidden..(index + 1) * self.hidden]
     }
 
+    /// The lanes of the threat rows that are not all zero, from the first: the threat
+    /// accumulators' length (0 without threat inputs, or when every threat row is zero).
+    #[inline(always)]
+    pub fn threat_width(&self) -> usize {
+        self.threat_width
+    }
+
+    /// The row of threat input `index` (an index of the whole feature set), cut to
+    /// `threat_width` lanes.
+    #[inline(always)]
+    pub fn threat_row(&self, index: usize) -> &[i16] {
+        let (w, r) = (self.threat_width, index - self.features.piece_inputs());
+        &self.threat_weights[r * w..(r + 1) * w]
+    }
+
     /// The evaluation in centipawns from the side to move's accumulator `us` and the other's
     /// `them`, with `pieces` pieces on the board.
     #[inline]
@@ -211,16 +244,19 @@ impl Network {
         self.scaled(sum, b)
     }
 
-    /// `output` of accumulators that come in two parts each, pieces and threats, summed lane by
-    /// lane.
+    /// `output` of accumulators that come in two parts each, pieces (`hidden` lanes) and
+    /// threats (the first `threat_width` lanes), summed lane by lane.
     #[inline]
     pub fn output_of_sums(&self, us: [&[i16]; 2], them: [&[i16]; 2], pieces: usize) -> i32 {
         let b = bucket(pieces, self.buckets);
         let w = &self.out_weights[b * 2 * self.hidden..(b + 1) * 2 * self.hidden];
         let (wu, wt) = w.split_at(self.hidden);
-        let sum = simd::screlu_dot_sum(us[0], us[1], wu, self.qa)
-            .wrapping_add(simd::screlu_dot_sum(them[0], them[1], wt, self.qa));
-        self.scaled(sum, b)
+        let t = self.threat_width;
+        let half = |acc: [&[i16]; 2], w: &[i16]| {
+            simd::screlu_dot_sum(&acc[0][..t], acc[1], &w[..t], self.qa)
+                .wrapping_add(simd::screlu_dot(&acc[0][t..], &w[t..], self.qa))
+        };
+        self.scaled(half(us, wu).wrapping_add(half(them, wt)), b)
     }
 
     /// Centipawns from the output layer's sum of products in bucket `b`.

@@ -54,6 +54,9 @@ pub struct Config {
     pub lr: f32,
     /// Initial learning rate of the threat inputs' rows (default: `lr`); the same schedule.
     pub threat_lr: Option<f32>,
+    /// Threat rows reach only their first this many lanes (a multiple of 16; default: all),
+    /// the rest kept zero, so that the engine's threat accumulators are this short.
+    pub threat_width: Option<usize>,
     /// Final learning rate as a share of the initial one.
     pub lr_floor: f32,
     /// Weight of the game result in the target (the rest: the search score's win probability).
@@ -208,7 +211,8 @@ pub enum TrainError {
 /// Where a run starts: a checkpoint's state, or a fresh optimiser over `initial_model`.
 fn start(args: &Config) -> Result<Checkpoint, TrainError> {
     let Some(p) = &args.resume else {
-        let model = initial_model(args)?;
+        let mut model = initial_model(args)?;
+        model.narrow_threats(args.threat_width);
         let adam = Adam::new(model.params.len());
         return Ok(Checkpoint {
             model,
@@ -360,7 +364,9 @@ fn check_shape(args: &Config, split: &data::Split) -> Result<(), TrainError> {
         return Err(TrainError::NoData);
     }
     let bad_hidden = |h: usize| h == 0 || !h.is_multiple_of(16) || h > MAX_HIDDEN;
+    let bad_width = |w: usize| !w.is_multiple_of(16) || w > args.hidden.unwrap_or(MAX_HIDDEN);
     if args.hidden.is_some_and(bad_hidden)
+        || args.threat_width.is_some_and(bad_width)
         || args
             .buckets
             .is_some_and(|b| !(1..=MAX_BUCKETS).contains(&b))
@@ -419,6 +425,7 @@ fn run_epoch(
             (model.params.len(), lr),
         ];
         adam.step_with(&mut model.params, &grad, &rates, clipped, CLIP);
+        model.narrow_threats(args.threat_width);
         bar.inc(chunk.len() as u64);
         bar.set_message(format!("loss {:.6}", sum / n as f64));
     }

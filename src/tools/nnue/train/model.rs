@@ -152,6 +152,17 @@ impl Model {
         self.features.piece_inputs() * h..self.features.inputs() * h
     }
 
+    /// Zeroes the lanes from `width` on of every threat row (`None`: keeps them all).
+    pub fn narrow_threats(&mut self, width: Option<usize>) {
+        let (h, rows) = (self.hidden, self.threat_rows());
+        let Some(w) = width.filter(|&w| w < h) else {
+            return;
+        };
+        for row in self.params[rows].chunks_exact_mut(h) {
+            row[w..].fill(0.0);
+        }
+    }
+
     /// Number of parameters below which weights are clipped to ±`CLIP` (all but the output
     /// biases).
     pub fn clipped(&self) -> usize {
