@@ -6,11 +6,11 @@
 //! Invariant: `stack[root + ply]` describes the node at `ply` (key, in-check flag, repetition
 //! window, static evaluation) and is filled by the caller before descending.
 
-use super::ordering::{capture_score, cont_index, is_capture, is_refutation, Context, Picker};
+use super::ordering::{cont_index, is_capture, is_refutation, Context, Picker};
 use super::tt::{Bound, Hit};
 use super::Searcher;
 use crate::board::attacks::KING_STEPS;
-use crate::board::chase::{attacks, perpetual_chasers, unwind};
+use crate::board::chase::{attacks, attacks_of, perpetual_chasers, unwind};
 use crate::board::rules::{bare_material, MOVE_LIMIT_PLIES};
 use crate::board::{Move, PieceKind, Position};
 use crate::eval::classical::evaluate;
@@ -102,18 +102,16 @@ impl Tried {
 struct Hem<'a> {
     hunting: bool,
     pos: &'a Position,
-    child: &'a Position,
     m: Move,
     known: Option<bool>,
 }
 
 impl<'a> Hem<'a> {
     #[inline]
-    fn new(hunting: bool, pos: &'a Position, child: &'a Position, m: Move) -> Hem<'a> {
+    fn new(hunting: bool, pos: &'a Position, m: Move) -> Hem<'a> {
         Hem {
             hunting,
             pos,
-            child,
             m,
             known: None,
         }
@@ -124,7 +122,7 @@ impl<'a> Hem<'a> {
         match self.known {
             Some(h) => h,
             None => {
-                let h = self.hunting && hems_king(self.pos, self.child, self.m);
+                let h = self.hunting && hems_king(self.pos, self.m);
                 self.known = Some(h);
                 h
             }
@@ -181,13 +179,18 @@ fn stalemated(pos: &Position) -> bool {
     !has_pieces(pos) && pos.count_legal() == 0
 }
 
-/// Whether move `m` from `pos` (giving `child`) closes the net around the enemy general: the
-/// piece moved attacks a point the general could step to that it did not attack before.
+/// Whether move `m` from `pos` closes the net around the enemy general: the piece moved
+/// attacks a point the general could step to that it did not attack before. Told without
+/// playing the move, so that a pruned move is never played.
 #[inline]
-fn hems_king(pos: &Position, child: &Position, m: Move) -> bool {
-    let zone = KING_STEPS[child.king(child.side_to_move()).index()];
-    let after = attacks(child, m.to(), child.occupied()) & zone;
-    after.any() && (after & !attacks(pos, m.from(), pos.occupied())).any()
+fn hems_king(pos: &Position, m: Move) -> bool {
+    let (from, to) = (m.from(), m.to());
+    let Some(piece) = pos.piece_at(from) else {
+        return false;
+    };
+    let zone = KING_STEPS[pos.king(!pos.side_to_move()).index()];
+    let after = attacks_of(pos, piece, to, pos.occupied().without(from).with(to)) & zone;
+    after.any() && (after & !attacks(pos, from, pos.occupied())).any()
 }
 
 /// Quiescence: folds move `m`'s score `v` into the node's best score, alpha and best move;
@@ -419,17 +422,23 @@ impl Searcher {
         // Well ahead, the side to move hunts the general: its quiet moves that close the net
         // are spared the pruning and reduced less (`hems_king`).
         let hunting = eval >= Score::cp(self.params.hem_eval);
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return Score::mated_in(ply as i32);
-        }
         let ctx = self.ordering_context(ply, tt_move);
-        let mut picker = Picker::new(pos, moves, &ctx, &self.tables.heur);
+        // A legal hash move is searched before the other moves are generated.
+        let mut picker = match tt_move.filter(|&m| pos.is_legal(m)) {
+            Some(m) => Picker::hash_first(m),
+            None => {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    return Score::mated_in(ply as i32);
+                }
+                Picker::new(pos, moves, &ctx, &self.tables.heur)
+            }
+        };
         let (mut best, mut best_move) = (-Score::INFINITE, None);
         let mut tried = Tried::new();
         let mut n = 0;
         let old_alpha = alpha;
-        while let Some((m, order)) = picker.pick() {
+        while let Some((m, order)) = picker.next_move(pos, &ctx, &self.tables.heur) {
             if Some(m) == excluded {
                 continue;
             }
@@ -443,15 +452,15 @@ impl Searcher {
             }
             n += 1;
             let capture = is_capture(pos, m);
-            let child = pos.play(m);
-            self.tables.tt.prefetch(child.key());
-            let gives_check = child.in_check();
+            let gives_check = pos.gives_check(m);
             let quiet = !capture && !gives_check;
-            let mut hem = Hem::new(hunting, pos, &child, m);
-            // Step 8. Move pruning.
+            let mut hem = Hem::new(hunting, pos, m);
+            // Step 8. Move pruning, before the move is played.
             if quiet && self.prune_move(&node, n, best, alpha, &mut hem) {
                 continue;
             }
+            let child = pos.play(m);
+            self.tables.tt.prefetch(child.key());
             let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
             self.stack[idx].moved = Some((piece, m));
             self.push_frame(idx, &child, gives_check, Some(m), capture);
@@ -824,9 +833,10 @@ impl Searcher {
         };
         let mut picker = Picker::captures(pos, moves);
         let mut best_move = None;
-        while let Some((m, _)) = picker.pick() {
+        while let Some((m, order)) = picker.pick() {
             if !in_check {
-                if capture_score(pos, m) < 0 {
+                // The order of a capture is its `capture_score`: below 0 it likely loses.
+                if order < 0 {
                     continue;
                 }
                 let victim = pos.piece_at(m.to()).map_or(0, |p| VALUES[p.kind().index()]);
@@ -896,13 +906,51 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::hems_king;
+    use crate::board::attacks::KING_STEPS;
+    use crate::board::chase::attacks;
     use crate::board::{Move, Position};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
 
     /// `hems_king` after the move `uci` from `fen`.
     fn hems(fen: &str, uci: &str) -> bool {
         let pos = Position::from_fen(fen).unwrap();
-        let m = Move::parse_iccs(uci).unwrap();
-        hems_king(&pos, &pos.play(m), m)
+        hems_king(&pos, Move::parse_iccs(uci).unwrap())
+    }
+
+    /// The definition on the position after the move, which `hems_king` tells without
+    /// playing it.
+    fn hems_played(pos: &Position, m: Move) -> bool {
+        let child = pos.play(m);
+        let zone = KING_STEPS[child.king(child.side_to_move()).index()];
+        let after = attacks(&child, m.to(), child.occupied()) & zone;
+        after.any() && (after & !attacks(pos, m.from(), pos.occupied())).any()
+    }
+
+    #[test]
+    fn hems_king_agrees_with_the_played_move() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let (mut moves, mut hemming) = (0, 0);
+        for _ in 0..40 {
+            let mut pos = Position::startpos();
+            for _ in 0..150 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                for m in legal.iter() {
+                    assert_eq!(hems_king(&pos, m), hems_played(&pos, m), "{m:?} in {pos:?}");
+                    moves += 1;
+                    hemming += hems_king(&pos, m) as usize;
+                }
+                pos = pos.play(legal.get(rng.random_range(0..legal.len())));
+            }
+        }
+        // The walk met both answers often.
+        assert!(
+            moves > 100_000 && hemming > 1_000,
+            "{moves} moves, {hemming} hem"
+        );
     }
 
     #[test]

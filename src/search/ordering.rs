@@ -146,7 +146,7 @@ pub fn is_capture(pos: &Position, m: Move) -> bool {
 
 /// MVV-LVA score of a capture, or a large negative score if the capture probably loses material
 /// (a more valuable piece takes a less valuable defended one).
-pub fn capture_score(pos: &Position, m: Move) -> i32 {
+fn capture_score(pos: &Position, m: Move) -> i32 {
     let victim = pos.piece_at(m.to()).map_or(0, |p| VALUES[p.kind().index()]);
     let attacker_value = match pos.piece_at(m.from()).map(|p| p.kind()) {
         Some(PieceKind::King) | None => 0,
@@ -165,6 +165,18 @@ pub struct Picker {
     moves: MoveList,
     scores: [i32; 128],
     next: usize,
+    stage: Stage,
+}
+
+/// How far a `Picker` made by [`Picker::hash_first`] has come.
+#[derive(Clone, Copy)]
+enum Stage {
+    /// The hash move is next; nothing is generated yet.
+    HashMove(Move),
+    /// The hash move was handed out; the other moves are generated on the next call.
+    Generate(Move),
+    /// The moves are generated and scored.
+    Picking,
 }
 
 /// Context for scoring quiet moves.
@@ -207,7 +219,45 @@ impl Picker {
             moves,
             scores,
             next: 0,
+            stage: Stage::Picking,
         }
+    }
+
+    /// Hands out `tt_move`, a legal move, before generating the others: a node that the hash
+    /// move cuts off never generates or scores the rest. The moves after it come in the order
+    /// of `Picker::new`, scored once the hash move's search is over.
+    pub fn hash_first(tt_move: Move) -> Picker {
+        Picker {
+            moves: MoveList::new(),
+            scores: [0; 128],
+            next: 0,
+            stage: Stage::HashMove(tt_move),
+        }
+    }
+
+    /// The next move of a node's search and its ordering score: the hash move first when the
+    /// picker was made by [`Picker::hash_first`], then the legal moves of `pos`, scored by `ctx`
+    /// (whose hash move is that move) and `h`.
+    pub fn next_move(
+        &mut self,
+        pos: &Position,
+        ctx: &Context,
+        h: &Heuristics,
+    ) -> Option<(Move, i32)> {
+        match self.stage {
+            Stage::HashMove(m) => {
+                self.stage = Stage::Generate(m);
+                return Some((m, HASH_MOVE));
+            }
+            Stage::Generate(m) => {
+                *self = Picker::new(pos, pos.legal_moves(), ctx, h);
+                // The hash move scores highest, so it is the first pick: it was searched.
+                let first = self.pick();
+                debug_assert_eq!(first.map(|(f, _)| f), Some(m));
+            }
+            Stage::Picking => {}
+        }
+        self.pick()
     }
 
     /// Orders captures only (quiescence): MVV-LVA.
@@ -224,6 +274,7 @@ impl Picker {
             moves,
             scores,
             next: 0,
+            stage: Stage::Picking,
         }
     }
 
