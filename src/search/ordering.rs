@@ -297,3 +297,47 @@ impl Picker {
         Some(r)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Context, Heuristics, Picker, HASH_MOVE};
+    use crate::board::{Move, Position};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Every move a picker hands out, in order, with `next_move`.
+    fn drain(mut p: Picker, pos: &Position, ctx: &Context, h: &Heuristics) -> Vec<(Move, i32)> {
+        std::iter::from_fn(|| p.next_move(pos, ctx, h)).collect()
+    }
+
+    #[test]
+    fn the_hash_move_first_then_the_same_order_as_a_full_list() {
+        let mut rng = StdRng::seed_from_u64(11);
+        let h = Heuristics::new(8);
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut pos = Position::startpos();
+            for _ in 0..80 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let tt = legal.get(rng.random_range(0..legal.len()));
+                let ctx = Context {
+                    tt_move: Some(tt),
+                    killers: [None; 2],
+                    counter: None,
+                    cont: [None; 2],
+                };
+                let full = drain(Picker::new(&pos, legal.clone(), &ctx, &h), &pos, &ctx, &h);
+                let staged = drain(Picker::hash_first(tt), &pos, &ctx, &h);
+                assert_eq!(staged[0], (tt, HASH_MOVE));
+                assert_eq!(staged, full, "{pos:?}");
+                assert_eq!(staged.len(), legal.len());
+                checked += 1;
+                pos = pos.play(legal.get(rng.random_range(0..legal.len())));
+            }
+        }
+        assert!(checked > 1000, "{checked} positions");
+    }
+}
