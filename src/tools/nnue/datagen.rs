@@ -17,7 +17,7 @@ use super::record::{self, Sample, Wdl, RECORD_BYTES};
 use crate::board::rules::Outcome;
 use crate::board::{Color, Game, Move, Position};
 use crate::eval::nnue::{Network, NetworkError};
-use crate::search::{Info, InfoSink, Limits, NullSink, Searcher, Signals};
+use crate::search::{Info, InfoSink, Limits, NullSink, SearchResult, Searcher, Signals};
 use crate::tools::openings::{self, Opening, OpeningsError, DEFAULT_OPENINGS};
 use crate::tools::pgn::PgnError;
 use crate::tools::{read_text, FileError};
@@ -152,9 +152,7 @@ fn start(openings: &[Opening], rng: &mut StdRng, args: &Config, searcher: &mut S
 
 /// The score of `game`'s position by a search at the node budget, from the side to move.
 fn start_score(searcher: &mut Searcher, game: &Game, args: &Config) -> i32 {
-    let (limits, signals) = node_limits(args);
-    searcher
-        .search(game, &limits, &signals, &mut NullSink)
+    search(searcher, game, &node_limits(args), &mut NullSink)
         .score
         .get()
 }
@@ -201,11 +199,11 @@ fn book_move(
     args: &Config,
     rng: &mut StdRng,
 ) -> Option<Move> {
-    let (mut limits, signals) = node_limits(args);
+    let mut limits = node_limits(args);
     limits.nodes = limits.nodes.map(|n| n * BOOK_NODES);
     let mut lines = Lines::default();
     searcher.set_multipv(BOOK_LINES);
-    let best = searcher.search(game, &limits, &signals, &mut lines);
+    let best = search(searcher, game, &limits, &mut lines);
     searcher.set_multipv(1);
     let top = best.score.get();
     let near: Vec<Move> = lines
@@ -233,7 +231,7 @@ fn play(
     searcher.clear();
     let mut game = start(openings, &mut rng, args, searcher);
     searcher.clear();
-    let (limits, signals) = node_limits(args);
+    let limits = node_limits(args);
     let mut kept: Vec<(Position, i16)> = Vec::new();
     let (mut win_streak, mut win_sign, mut draw_streak) = (0u32, 0i32, 0u32);
     let red = loop {
@@ -247,7 +245,7 @@ fn play(
                 Outcome::Draw(_) => Wdl::Draw,
             };
         }
-        let r = searcher.search(&game, &limits, &signals, &mut NullSink);
+        let r = search(searcher, &game, &limits, &mut NullSink);
         let Some(best) = r.best else {
             // No legal move: `outcome` would have ended the game.
             break Wdl::Draw;
@@ -288,15 +286,27 @@ fn play(
     })
 }
 
-/// The limits of every datagen search, the node budget, and a signals that never stops it.
-fn node_limits(args: &Config) -> (Limits, Arc<Signals>) {
-    let limits = Limits {
+/// The limits of every datagen search: the node budget.
+fn node_limits(args: &Config) -> Limits {
+    Limits {
         nodes: Some(args.nodes.max(1)),
         // A safety net only: a node-limited search normally takes milliseconds.
         movetime: Some(SAFETY_MS),
         ..Default::default()
-    };
-    (limits, Arc::new(Signals::new(false)))
+    }
+}
+
+/// One datagen search of `game` within `limits`. Its signals are made for it: their clock
+/// starts with this search, so the safety net limits each search, not the sum of a game's
+/// (a game's signals once cut every search short after 20 s of a long game on a loaded
+/// machine, and the shard then depended on the machine's speed).
+fn search(
+    searcher: &mut Searcher,
+    game: &Game,
+    limits: &Limits,
+    sink: &mut dyn InfoSink,
+) -> SearchResult {
+    searcher.search(game, limits, &Arc::new(Signals::new(false)), sink)
 }
 
 /// Keeps `pos` for training if it is not in check, its best move is not a capture and its
@@ -382,14 +392,14 @@ fn label(
     stop: &AtomicBool,
 ) -> Option<Played> {
     searcher.clear();
-    let (limits, signals) = node_limits(args);
+    let limits = node_limits(args);
     let mut game = Game::new(rec.game.start().clone());
     let mut kept = Vec::new();
     for &m in rec.game.moves() {
         if stopped(stop) {
             return None;
         }
-        let r = searcher.search(&game, &limits, &signals, &mut NullSink);
+        let r = search(searcher, &game, &limits, &mut NullSink);
         if let Some(best) = r.best {
             keep(&mut kept, game.position(), best, r.score.get());
         }
