@@ -156,10 +156,10 @@ mod tests {
                     let b = budget(&l).unwrap();
                     assert!(b.target <= b.hard, "{line}: {b:?}");
                     // The hard limit stays inside the clock less the process's latency, plus
-                    // the part of the increment a move may spend (less than the increment,
-                    // never more than a quarter of the clock), or within an eighth of the clock.
+                    // the part of the increment a move may spend (at most the increment, never
+                    // more than a quarter of the clock), or within an eighth of the clock.
                     let reserve = l.move_overhead + crate::search::time::RESERVE_MS;
-                    let share = (3 * inc / 4).min(time / 4);
+                    let share = inc.min(time / 4);
                     let avail = time.saturating_sub(reserve);
                     assert!(
                         b.hard <= (avail + share).max(time / 8).max(1),

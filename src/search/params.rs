@@ -8,7 +8,7 @@
 //! which the mate track sets, and the squash of the network's won scores, which the peers chose
 //! (self-play cannot see either). Where a number was measured on its own, its line says which
 //! page of `docs/strength/` holds the match. The numbers that SPSA has not tuned yet (the
-//! time allocation's, the extensions' caps, the reductions' steps, `mate_depth_*`) keep the
+//! time allocation's but `time_moves` and `time_inc_pct`, the extensions' caps, the reductions' steps, `mate_depth_*`) keep the
 //! values they had as constants before they came here.
 
 /// A number of the search could not be set.
@@ -249,7 +249,9 @@ params! {
     /// …plus this many.
     mate_depth_add: i32 = 4, 0..=16, step 1;
     /// Time (see `time`): a clock without `movestogo` is shared out over this many moves…
-    time_moves: i32 = 30, 5..=80, step 3;
+    /// (20, was 30: the clock was spent too slowly, docs/strength/stage4.md, "Spending the
+    /// clock")
+    time_moves: i32 = 20, 5..=80, step 3;
     /// …and a `movestogo` over at most this many.
     time_max_moves: i32 = 50, 5..=120, step 5;
     /// Time: the hard limit is at most this many times the target…
@@ -258,8 +260,8 @@ params! {
     time_hard_div: i32 = 2, 1..=8, step 1;
     /// …but it may reach the clock divided by this (into the reserve) in any case.
     time_floor_div: i32 = 8, 2..=32, step 1;
-    /// Time: a move may spend this percentage of the increment…
-    time_inc_pct: i32 = 75, 0..=100, step 5;
+    /// Time: a move may spend this percentage of the increment… (100, was 75: the same page)
+    time_inc_pct: i32 = 100, 0..=100, step 5;
     /// …but not more than the clock divided by this.
     time_inc_div: i32 = 4, 1..=16, step 1;
     /// Time: no new iteration starts past this share of the target…

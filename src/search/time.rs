@@ -5,9 +5,9 @@
 //! (waking the search thread, being scheduled, writing the move), O the GUI's or the network's.
 //! R absorbs the scheduling delays of a busy two-core machine (50 ms was not enough: one move
 //! in some 20 000 came 70 ms late); a game at 1 s + 10 ms settles with 150 to 200 ms left.
-//! With A = T − O − R and the increment's share B = min(3I/4 · min(1, T/(O + R)), T/4):
+//! With A = T − O − R and the increment's share B = min(I · min(1, T/(O + R)), T/4):
 //! nothing to spend (A = B = 0) means move at once (1 ms); M = 1 spends A; otherwise
-//! target = A / min(M or 30, 50) + B and hard = min(5·target, T/2 + I/2, max(A + B, T/8)), so a
+//! target = A / min(M or 20, 50) + B and hard = min(5·target, T/2 + I/2, max(A + B, T/8)), so a
 //! short clock lives on its increment (T/8: a search held up by a busy machine may still finish
 //! an iteration). Inside the reserve (T < O + R) the share B shrinks with the
 //! clock instead of falling to nothing: a clock that drifts into the reserve still thinks a few
@@ -115,7 +115,7 @@ pub fn budget(limits: &Limits, p: &Params) -> Option<Budget> {
     })
 }
 
-/// The part of the increment a move may spend on a clock of `time` ms: three quarters of it
+/// The part of the increment a move may spend on a clock of `time` ms: all of it
 /// (`time_inc_pct`), in proportion to the clock once the clock is inside the reserve `keep`, and
 /// never more than a quarter of the clock (`time_inc_div`).
 fn increment_share(time: u64, inc: u64, keep: u64, p: &Params) -> u64 {
