@@ -732,6 +732,22 @@ mod tests {
     }
 
     #[test]
+    fn each_search_is_timed_from_its_own_start() {
+        // The node budget, with a safety net of 30 ms instead of 20 s: a search made after the
+        // first one's 30 ms have passed still searches its whole budget, as the first did.
+        let mut limits = node_limits(&test_config());
+        limits.movetime = Some(30);
+        let game = Game::new(Position::startpos());
+        let mut searcher = Searcher::new(1);
+        let first = search(&mut searcher, &game, &limits, &mut NullSink);
+        std::thread::sleep(std::time::Duration::from_millis(40));
+        searcher.clear();
+        let second = search(&mut searcher, &game, &limits, &mut NullSink);
+        assert!(first.nodes >= 300 && first.depth > 1, "{first:?}");
+        assert_eq!((second.nodes, second.best), (first.nodes, first.best));
+    }
+
+    #[test]
     fn balance_draws_lopsided_starts_again() {
         let mut args = test_config();
         args.random_plies = 12;
