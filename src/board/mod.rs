@@ -24,3 +24,25 @@ pub use moves::{Move, MoveError, MoveList};
 pub use piece::{Piece, PieceKind};
 pub use position::{Position, START_FEN};
 pub use square::{Color, Square, SquareError};
+
+/// Test support: the positions of `games` seeded random games from the start position, each
+/// taken before each of the game's first `plies` moves (a game ends early at a position
+/// without a legal move, which is not taken).
+#[cfg(test)]
+pub(crate) fn random_walk_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::startpos();
+        for _ in 0..plies {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let next = pos.play(legal.get(rng.random_range(0..legal.len())));
+            out.push(std::mem::replace(&mut pos, next));
+        }
+    }
+    out
+}

@@ -908,9 +908,7 @@ mod tests {
     use super::hems_king;
     use crate::board::attacks::KING_STEPS;
     use crate::board::chase::attacks;
-    use crate::board::{Move, Position};
-    use rand::rngs::StdRng;
-    use rand::{Rng, SeedableRng};
+    use crate::board::{random_walk_positions, Move, Position};
 
     /// `hems_king` after the move `uci` from `fen`.
     fn hems(fen: &str, uci: &str) -> bool {
@@ -929,21 +927,12 @@ mod tests {
 
     #[test]
     fn hems_king_agrees_with_the_played_move() {
-        let mut rng = StdRng::seed_from_u64(7);
         let (mut moves, mut hemming) = (0, 0);
-        for _ in 0..40 {
-            let mut pos = Position::startpos();
-            for _ in 0..150 {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                for m in legal.iter() {
-                    assert_eq!(hems_king(&pos, m), hems_played(&pos, m), "{m:?} in {pos:?}");
-                    moves += 1;
-                    hemming += hems_king(&pos, m) as usize;
-                }
-                pos = pos.play(legal.get(rng.random_range(0..legal.len())));
+        for pos in random_walk_positions(7, 40, 150) {
+            for m in pos.legal_moves().iter() {
+                assert_eq!(hems_king(&pos, m), hems_played(&pos, m), "{m:?} in {pos:?}");
+                moves += 1;
+                hemming += hems_king(&pos, m) as usize;
             }
         }
         // The walk met both answers often.

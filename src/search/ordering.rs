@@ -194,9 +194,20 @@ pub struct Context {
 impl Picker {
     /// Scores `moves` in `pos`.
     pub fn new(pos: &Position, moves: MoveList, ctx: &Context, h: &Heuristics) -> Picker {
-        let mut scores = [0i32; 128];
-        for (i, m) in moves.iter().enumerate() {
-            scores[i] = if Some(m) == ctx.tt_move {
+        let mut picker = Picker {
+            moves,
+            scores: [0; 128],
+            next: 0,
+            stage: Stage::Picking,
+        };
+        picker.score(pos, ctx, h);
+        picker
+    }
+
+    /// Scores the listed moves.
+    fn score(&mut self, pos: &Position, ctx: &Context, h: &Heuristics) {
+        for (i, m) in self.moves.iter().enumerate() {
+            self.scores[i] = if Some(m) == ctx.tt_move {
                 HASH_MOVE
             } else if is_capture(pos, m) {
                 let s = capture_score(pos, m) + h.capture_history(pos, m) / 8;
@@ -214,12 +225,6 @@ impl Picker {
             } else {
                 h.quiet_score(&ctx.cont, pos, m)
             };
-        }
-        Picker {
-            moves,
-            scores,
-            next: 0,
-            stage: Stage::Picking,
         }
     }
 
@@ -250,7 +255,9 @@ impl Picker {
                 return Some((m, HASH_MOVE));
             }
             Stage::Generate(m) => {
-                *self = Picker::new(pos, pos.legal_moves(), ctx, h);
+                self.moves = pos.legal_moves();
+                self.score(pos, ctx, h);
+                self.stage = Stage::Picking;
                 // The hash move scores highest, so it is the first pick: it was searched.
                 let first = self.pick();
                 debug_assert_eq!(first.map(|(f, _)| f), Some(m));
@@ -301,7 +308,7 @@ impl Picker {
 #[cfg(test)]
 mod tests {
     use super::{Context, Heuristics, Picker, HASH_MOVE};
-    use crate::board::{Move, Position};
+    use crate::board::{random_walk_positions, Move, Position};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -314,30 +321,22 @@ mod tests {
     fn the_hash_move_first_then_the_same_order_as_a_full_list() {
         let mut rng = StdRng::seed_from_u64(11);
         let h = Heuristics::new(8);
-        let mut checked = 0;
-        for _ in 0..20 {
-            let mut pos = Position::startpos();
-            for _ in 0..80 {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                let tt = legal.get(rng.random_range(0..legal.len()));
-                let ctx = Context {
-                    tt_move: Some(tt),
-                    killers: [None; 2],
-                    counter: None,
-                    cont: [None; 2],
-                };
-                let full = drain(Picker::new(&pos, legal.clone(), &ctx, &h), &pos, &ctx, &h);
-                let staged = drain(Picker::hash_first(tt), &pos, &ctx, &h);
-                assert_eq!(staged[0], (tt, HASH_MOVE));
-                assert_eq!(staged, full, "{pos:?}");
-                assert_eq!(staged.len(), legal.len());
-                checked += 1;
-                pos = pos.play(legal.get(rng.random_range(0..legal.len())));
-            }
+        let positions = random_walk_positions(11, 20, 80);
+        for pos in &positions {
+            let legal = pos.legal_moves();
+            let tt = legal.get(rng.random_range(0..legal.len()));
+            let ctx = Context {
+                tt_move: Some(tt),
+                killers: [None; 2],
+                counter: None,
+                cont: [None; 2],
+            };
+            let full = drain(Picker::new(pos, legal.clone(), &ctx, &h), pos, &ctx, &h);
+            let staged = drain(Picker::hash_first(tt), pos, &ctx, &h);
+            assert_eq!(staged[0], (tt, HASH_MOVE));
+            assert_eq!(staged, full, "{pos:?}");
+            assert_eq!(staged.len(), legal.len());
         }
-        assert!(checked > 1000, "{checked} positions");
+        assert!(positions.len() > 1000, "{} positions", positions.len());
     }
 }

@@ -8,8 +8,9 @@
 //! which the mate track sets, and the squash of the network's won scores, which the peers chose
 //! (self-play cannot see either). Where a number was measured on its own, its line says which
 //! page of `docs/strength/` holds the match. The numbers that SPSA has not tuned yet (the
-//! time allocation's but `time_moves` and `time_inc_pct`, the extensions' caps, the reductions' steps, `mate_depth_*`) keep the
-//! values they had as constants before they came here.
+//! time allocation's but `time_moves` and `time_inc_pct`, the extensions' caps, the
+//! reductions' steps, `mate_depth_*`) keep the values they had as constants before they came
+//! here.
 
 /// A number of the search could not be set.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
