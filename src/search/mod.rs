@@ -168,6 +168,9 @@ pub struct Searcher {
     lmr: params::Reductions,
     /// This search's limits and stop decision.
     watch: Watch,
+    /// The score the last search ended with, from its mover's view: the score a falling
+    /// score is measured from (`time::fall_scale`). Forgotten by `clear`.
+    previous: Option<Score>,
 }
 
 /// What only a helper thread's searcher has.
@@ -243,6 +246,7 @@ impl Searcher {
                 0,
                 &Params::default(),
             ),
+            previous: None,
         }
     }
 
@@ -332,6 +336,7 @@ impl Searcher {
 
     /// Forgets everything learnt (new game): hash table and histories.
     pub fn clear(&mut self) {
+        self.previous = None;
         self.tables.tt.clear();
         self.tables.heur.clear();
         self.pool.clear();

@@ -269,6 +269,11 @@ params! {
     time_soft: f64 = 0.6, 0.1..=1.0, step 0.05;
     /// …stretched by `1 + instability`, the instability counting up to this much.
     time_instability_max: f64 = 1.5, 0.0..=4.0, step 0.2;
+    /// Time: the target stretches by this share per pawn the score fell since the last move
+    /// (shrinks as much per pawn it rose; `time::fall_scale`)…
+    time_fall: f64 = 0.0, 0.0..=4.0, step 0.25;
+    /// …within this factor either way.
+    time_fall_max: f64 = 1.5, 1.0..=3.0, step 0.1;
 }
 
 impl Params {

@@ -278,7 +278,11 @@ impl Searcher {
         if let Some(b) = self.watch.budget.filter(|_| !signals.pondering()) {
             // Pondering counts: the search is that much deeper.
             let elapsed = signals.elapsed_ms();
-            if b.soft_stop(result.depth, elapsed, instability, &self.params)
+            let fell = match self.previous {
+                Some(was) if !was.is_decisive() && !score.is_decisive() => was.get() - score.get(),
+                _ => 0,
+            };
+            if b.soft_stop(result.depth, elapsed, instability, fell, &self.params)
                 || self.watch.out_of_time()
             {
                 return true;
@@ -309,6 +313,7 @@ impl Searcher {
             // Stopped before the first iteration completed: the static evaluation will do.
             result.score = self.evaluate(pos, 0);
         }
+        self.previous = Some(result.score);
         result.nodes = self.total_nodes();
         result.time_ms = self.watch.signals.elapsed_ms();
         result.hashfull = self.tables.tt.hashfull();

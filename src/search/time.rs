@@ -14,7 +14,8 @@
 //! milliseconds a move (a one-ply move at a 0.3 s clock threw away won games, one move in three
 //! at a thirtieth of a peer's clock, see docs/strength/stage3.md), and the clock climbs back because
 //! B is less than the increment. The search starts no new iteration past 60 % of the target
-//! (stretched by 1 + the best move's instability, at most 1.5), once `SOFT_STOP_DEPTH` is reached, and aborts at hard; time
+//! (stretched by 1 + the best move's instability, at most 1.5, and by how far the score fell
+//! since the last move, `fall_scale`), once `SOFT_STOP_DEPTH` is reached, and aborts at hard; time
 //! spent pondering counts towards the target (the search is that much deeper), the hard limit
 //! runs from `ponderhit` (the clock does), and a `ponderhit` that comes after the target has
 //! passed is answered at once.
@@ -64,15 +65,31 @@ impl Budget {
 
     /// Whether to start no new iteration after iteration `depth` and `elapsed_ms` of thinking
     /// (pondering included), given how unstable the best move has been (0 = stable, counted up
-    /// to `time_instability_max`). Below `SOFT_STOP_DEPTH` only the hard limit stops the search.
-    pub fn soft_stop(&self, depth: u32, elapsed_ms: u64, instability: f64, p: &Params) -> bool {
+    /// to `time_instability_max`) and how many centipawns the score `fell` since the last
+    /// move (see `fall_scale`). Below `SOFT_STOP_DEPTH` only the hard limit stops the search.
+    pub fn soft_stop(
+        &self,
+        depth: u32,
+        elapsed_ms: u64,
+        instability: f64,
+        fell: i32,
+        p: &Params,
+    ) -> bool {
         if self.exact || depth < SOFT_STOP_DEPTH {
             return false;
         }
-        let scale = 1.0 + instability.clamp(0.0, p.time_instability_max);
+        let scale = (1.0 + instability.clamp(0.0, p.time_instability_max)) * fall_scale(fell, p);
         let soft = (self.target as f64 * p.time_soft * scale) as u64;
         elapsed_ms >= soft.min(self.hard)
     }
+}
+
+/// How much a score that `fell` centipawns since the last move stretches the time target:
+/// `1 + time_fall` per pawn fallen, within `time_fall_max` either way (a rising score shrinks
+/// it). Trouble found late wants the time to find the way out; a game going well can keep it.
+pub fn fall_scale(fell: i32, p: &Params) -> f64 {
+    let max = p.time_fall_max.max(1.0);
+    (1.0 + p.time_fall * fell as f64 / 100.0).clamp(1.0 / max, max)
 }
 
 /// The budget for `limits` by the numbers of `p`, or `None` when time does not limit the search.
@@ -146,7 +163,7 @@ mod tests {
         let b = budget(&l).unwrap();
         assert_eq!((b.target, b.hard, b.exact), (490, 490, true));
         // movetime never stops early, however long ago the last iteration ended.
-        assert!(!b.soft_stop(20, 489, 0.0, &p));
+        assert!(!b.soft_stop(20, 489, 0.0, 0, &p));
         l.movetime = None;
         l.clock = Some(Clock {
             time: 1000,
@@ -161,10 +178,10 @@ mod tests {
         // A clock budget stops after an iteration past 60 % of its target, later when the
         // best move is unstable.
         assert!(!b.exact);
-        assert!(b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 0.0, &p));
-        assert!(!b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 1.0, &p));
+        assert!(b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 0.0, 0, &p));
+        assert!(!b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 1.0, 0, &p));
         // Below the shallowest stopping depth only the hard limit ends the search.
-        assert!(!b.soft_stop(SOFT_STOP_DEPTH - 1, b.hard, 0.0, &p));
+        assert!(!b.soft_stop(SOFT_STOP_DEPTH - 1, b.hard, 0.0, 0, &p));
         l.clock = Some(Clock {
             time: 3000,
             inc: 0,
@@ -178,6 +195,35 @@ mod tests {
         });
         assert_eq!(budget(&l).unwrap(), Budget::fixed(1));
         assert_eq!(budget(&Limits::default()), None);
+    }
+
+    #[test]
+    fn a_falling_score_stretches_the_target() {
+        // Off, the target is the same whatever the score did.
+        let off = Params {
+            time_fall: 0.0,
+            ..Default::default()
+        };
+        assert_eq!(fall_scale(300, &off), 1.0);
+        let p = Params {
+            time_fall: 1.0,
+            time_fall_max: 1.5,
+            ..Default::default()
+        };
+        assert_eq!(fall_scale(0, &p), 1.0);
+        assert!((fall_scale(30, &p) - 1.3).abs() < 1e-9);
+        // Capped both ways: a collapse or a windfall moves the target at most 1.5 times.
+        assert_eq!(fall_scale(1000, &p), 1.5);
+        assert!((fall_scale(-1000, &p) - 1.0 / 1.5).abs() < 1e-9);
+        let b = Budget {
+            target: 100,
+            hard: 500,
+            exact: false,
+        };
+        // 60 ms passes 60 % of the target, not 60 % of the target stretched by a fall.
+        assert!(b.soft_stop(SOFT_STOP_DEPTH, 61, 0.0, 0, &p));
+        assert!(!b.soft_stop(SOFT_STOP_DEPTH, 61, 0.0, 50, &p));
+        assert!(b.soft_stop(SOFT_STOP_DEPTH, 41, 0.0, -50, &p));
     }
 
     #[test]
