@@ -463,3 +463,28 @@ impl Searcher {
         self.qsearch(game.position(), -Score::INFINITE, Score::INFINITE, 0, 0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_score_is_kept_until_a_new_game() {
+        let mut s = Searcher::new(1);
+        let game = Game::new(Position::startpos());
+        let limits = Limits {
+            depth: Some(3),
+            ..Default::default()
+        };
+        assert_eq!(s.previous, None);
+        let r = s.search(
+            &game,
+            &limits,
+            &Arc::new(Signals::new(false)),
+            &mut NullSink,
+        );
+        assert_eq!(s.previous, Some(r.score));
+        s.clear();
+        assert_eq!(s.previous, None);
+    }
+}
