@@ -97,10 +97,13 @@ impl Tried {
     }
 }
 
-/// Whether a move closes the net around the enemy general (`hems_king`): asked only where
-/// the pruning or a reduction would act, at most once per move, and only of a side that hunts.
+/// Whether a quiet move is spared the pruning and reduced less: it closes the net around the
+/// enemy general (`hems_king`, only for a side that hunts) or it makes a threat (`threatens`,
+/// when `threats` is on). Asked only where the pruning or a reduction would act, at most once
+/// per move.
 struct Hem<'a> {
     hunting: bool,
+    threats: bool,
     pos: &'a Position,
     m: Move,
     known: Option<bool>,
@@ -108,9 +111,10 @@ struct Hem<'a> {
 
 impl<'a> Hem<'a> {
     #[inline]
-    fn new(hunting: bool, pos: &'a Position, m: Move) -> Hem<'a> {
+    fn new(hunting: bool, threats: bool, pos: &'a Position, m: Move) -> Hem<'a> {
         Hem {
             hunting,
+            threats,
             pos,
             m,
             known: None,
@@ -122,7 +126,8 @@ impl<'a> Hem<'a> {
         match self.known {
             Some(h) => h,
             None => {
-                let h = self.hunting && hems_king(self.pos, self.m);
+                let h = (self.hunting && hems_king(self.pos, self.m))
+                    || (self.threats && threatens(self.pos, self.m));
                 self.known = Some(h);
                 h
             }
@@ -191,6 +196,36 @@ fn hems_king(pos: &Position, m: Move) -> bool {
     let zone = KING_STEPS[pos.king(!pos.side_to_move()).index()];
     let after = attacks_of(pos, piece, to, pos.occupied().without(from).with(to)) & zone;
     after.any() && (after & !attacks(pos, from, pos.occupied())).any()
+}
+
+/// Whether move `m` from `pos` makes a threat: the piece moved newly attacks an enemy piece
+/// worth more than itself, or a rook, horse or cannon that nothing defends (on the board
+/// before the move). A quiet reply like this is what a shallow search reduced into
+/// quiescence misses, and the network does not see attacks. Told without playing the move.
+#[inline]
+fn threatens(pos: &Position, m: Move) -> bool {
+    let (from, to) = (m.from(), m.to());
+    let Some(piece) = pos.piece_at(from) else {
+        return false;
+    };
+    let them = !pos.side_to_move();
+    let occ = pos.occupied().without(from).with(to);
+    let new =
+        attacks_of(pos, piece, to, occ) & pos.color_bb(them) & !attacks(pos, from, pos.occupied());
+    let worth = VALUES[piece.kind().index()];
+    for sq in new {
+        let Some(target) = pos.piece_at(sq) else {
+            continue;
+        };
+        let kind = target.kind();
+        if VALUES[kind.index()] > worth
+            || (matches!(kind, PieceKind::Rook | PieceKind::Horse | PieceKind::Cannon)
+                && !pos.is_attacked(sq, them))
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// Quiescence: folds move `m`'s score `v` into the node's best score, alpha and best move;
@@ -422,6 +457,7 @@ impl Searcher {
         // Well ahead, the side to move hunts the general: its quiet moves that close the net
         // are spared the pruning and reduced less (`hems_king`).
         let hunting = eval >= Score::cp(self.params.hem_eval);
+        let threats = self.params.threat_spare > 0;
         let ctx = self.ordering_context(ply, tt_move);
         // A legal hash move is searched before the other moves are generated.
         let mut picker = match tt_move.filter(|&m| pos.is_legal(m)) {
@@ -454,7 +490,7 @@ impl Searcher {
             let capture = is_capture(pos, m);
             let gives_check = pos.gives_check(m);
             let quiet = !capture && !gives_check;
-            let mut hem = Hem::new(hunting, pos, m);
+            let mut hem = Hem::new(hunting, threats, pos, m);
             // Step 8. Move pruning, before the move is played.
             if quiet && self.prune_move(&node, n, best, alpha, &mut hem) {
                 continue;
@@ -905,10 +941,11 @@ impl Searcher {
 
 #[cfg(test)]
 mod tests {
-    use super::hems_king;
+    use super::{hems_king, threatens};
     use crate::board::attacks::KING_STEPS;
     use crate::board::chase::attacks;
-    use crate::board::{random_walk_positions, Move, Position};
+    use crate::board::{random_walk_positions, Move, PieceKind, Position};
+    use crate::psq::VALUES;
 
     /// `hems_king` after the move `uci` from `fen`.
     fn hems(fen: &str, uci: &str) -> bool {
@@ -940,6 +977,59 @@ mod tests {
             moves > 100_000 && hemming > 1_000,
             "{moves} moves, {hemming} hem"
         );
+    }
+
+    /// `threatens` after the move `uci` from `fen`.
+    fn threat(fen: &str, uci: &str) -> bool {
+        let pos = Position::from_fen(fen).unwrap();
+        threatens(&pos, Move::parse_iccs(uci).unwrap())
+    }
+
+    #[test]
+    fn threatens_agrees_with_the_played_move() {
+        let (mut moves, mut threats) = (0, 0);
+        for pos in random_walk_positions(11, 30, 150) {
+            let them = !pos.side_to_move();
+            for m in pos.legal_moves().iter() {
+                // The definition on the position after the move.
+                let child = pos.play(m);
+                let new = attacks(&child, m.to(), child.occupied())
+                    & child.color_bb(them)
+                    & !attacks(&pos, m.from(), pos.occupied());
+                let worth = VALUES[pos.piece_at(m.from()).unwrap().kind().index()];
+                let played = new
+                    .filter(|&sq| {
+                        let kind = child.piece_at(sq).unwrap().kind();
+                        VALUES[kind.index()] > worth
+                            || (matches!(
+                                kind,
+                                PieceKind::Rook | PieceKind::Horse | PieceKind::Cannon
+                            ) && !pos.is_attacked(sq, them))
+                    })
+                    .count()
+                    > 0;
+                assert_eq!(threatens(&pos, m), played, "{m:?} in {pos:?}");
+                moves += 1;
+                threats += played as usize;
+            }
+        }
+        assert!(
+            moves > 50_000 && threats > 1_000,
+            "{moves} moves, {threats} threats"
+        );
+    }
+
+    #[test]
+    fn a_move_that_attacks_a_bigger_or_a_lone_piece_threatens() {
+        // The horse to b3 attacks the rook on d4, worth more than a horse.
+        assert!(threat("4k4/9/9/9/9/3r5/9/9/N8/5K3 w - - 0 1", "a1b3"));
+        // The rook to a4 attacks the horse on e4: worth less, but nothing defends it…
+        let lone = "4k4/9/9/9/9/4n4/9/9/9/R4K3 w - - 0 1";
+        assert!(threat(lone, "a0a4"));
+        // …unless the rook on e8 does.
+        assert!(!threat("4k4/4r4/9/9/9/4n4/9/9/9/R4K3 w - - 0 1", "a0a4"));
+        // Along the fourth rank it attacked the horse already: nothing new.
+        assert!(!threat("4k4/9/9/9/9/R3n4/9/9/9/5K3 w - - 0 1", "a4b4"));
     }
 
     #[test]

@@ -235,6 +235,9 @@ params! {
     hem_eval: i32 = 400, 0..=2000, step 50;
     /// …and reduced this many plies less.
     hem_lmr: i32 = 1, 0..=3, step 1;
+    /// A quiet move that makes a threat (`negamax::threatens`) is spared as one that hems
+    /// the general: 1 on, 0 off.
+    threat_spare: i32 = 0, 0..=1, step 1;
     /// Aspiration windows are used from this iteration on.
     asp_depth: i32 = 4, 1..=10, step 1;
     /// Aspiration window: first half-width (centipawns), doubled at each fail.
