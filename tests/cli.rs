@@ -106,6 +106,11 @@ fn a_missing_file_exits_3_in_every_subcommand() {
         MISSING_FILE,
         "network file",
     );
+    fails(
+        &["bench", "1", "--eval-file", f],
+        MISSING_FILE,
+        "network file",
+    );
     assert!(!out.exists(), "no output written");
 }
 
@@ -134,4 +139,41 @@ fn the_path_usage_names_every_form() {
     ] {
         assert!(stderr.contains(form), "{form}: {stderr}");
     }
+}
+
+#[test]
+fn bench_with_the_built_in_network_file_is_the_bench() {
+    // `--eval-file` with the file the binary embeds: the same searches, the same signature.
+    let bench = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_chariot"))
+            .args(["bench", "5"])
+            .args(extra)
+            .output()
+            .expect("run chariot");
+        assert!(out.status.success(), "{extra:?}");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let last = text.lines().last().expect("a last line").to_string();
+        last.split_whitespace()
+            .next()
+            .expect("a node count")
+            .to_string()
+    };
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/eval/nnue/nets/default.nnue"
+    );
+    let embedded = bench(&[]);
+    assert_eq!(bench(&["--eval-file", file]), embedded);
+    assert_ne!(
+        bench(&["--classical"]),
+        embedded,
+        "another evaluation, another tree"
+    );
+    // A file that is not a network is bad input.
+    let toml = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    fails(
+        &["bench", "1", "--eval-file", toml],
+        BAD_INPUT,
+        "Cargo.toml",
+    );
 }

@@ -85,8 +85,11 @@ enum Command {
         /// Depth (default 8).
         depth: Option<u32>,
         /// Evaluate with the classical evaluation instead of the embedded network.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "eval_file")]
         classical: bool,
+        /// Evaluate with the network in this file instead of the embedded one.
+        #[arg(long, value_name = "FILE")]
+        eval_file: Option<std::path::PathBuf>,
     },
 }
 
@@ -158,8 +161,19 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Judge(args) => return matches::judge(&args),
         Command::Soak(args) => return soak::run(&args),
         Command::Mates(args) => mates::run(&args)?,
-        Command::Bench { depth, classical } => {
-            let net = (!classical).then(chariot::eval::nnue::default_network);
+        Command::Bench {
+            depth,
+            classical,
+            eval_file,
+        } => {
+            let net = match eval_file {
+                Some(path) => Some(std::sync::Arc::new(
+                    chariot::eval::nnue::Network::load(&path).map_err(|e| {
+                        Failure::new(exit::Kind::exit(&e), format!("{}: {e}", path.display()))
+                    })?,
+                )),
+                None => (!classical).then(chariot::eval::nnue::default_network),
+            };
             bench::run(depth, net, &mut std::io::stdout())?;
         }
         Command::Perft {
