@@ -122,13 +122,19 @@ fn threats_carried_over_moves_are_the_threats_counted_afresh() {
 #[test]
 fn threat_accumulators_equal_a_refresh() {
     // A random threat network: threats are diffed between the evaluated plies, whatever moved.
-    // Its threat rows reach all 32 lanes, or (narrowed as `--threat-width 16` trains them) 16.
-    for (width, lanes) in [(None, 32), (Some(16), 16)] {
-        let mut model = Model::new(Features::Threats, 32, 2, 8);
+    // Its threat rows reach all 32 lanes, or (narrowed as `--threat-width 16` trains them) 16;
+    // threats by square, or by kind alone (where one input may count twice).
+    for (features, width, lanes) in [
+        (Features::Threats, None, 32),
+        (Features::Threats, Some(16), 16),
+        (Features::ThreatKinds, None, 32),
+        (Features::ThreatKinds, Some(16), 16),
+    ] {
+        let mut model = Model::new(features, 32, 2, 8);
         model.narrow_threats(width);
         let net = model.quantize().unwrap();
         let net = Arc::new(Network::from_bytes(&net.to_bytes()).expect("a threat file reads back"));
-        assert_eq!(net.features(), Features::Threats);
+        assert_eq!(net.features(), features);
         assert_eq!(net.threat_width(), lanes);
         // The threat rows are not zero, so a wrong threat would show.
         let rows = &net.ft_weights()[Features::KingBuckets.inputs() * 32..];

@@ -97,9 +97,10 @@ pub struct TrainArgs {
     #[arg(long, short)]
     pub output: PathBuf,
     /// Input features: `plain` (piece, colour, square: 1260; the default), `king` (the same
-    /// per bucket of the side's own general: 7560) or `threats` (`king` and the attacks on
-    /// enemy pieces: 16380). With `--init`, the file's by default; a plain file grows into
-    /// `king`, a `king` file into `threats`.
+    /// per bucket of the side's own general: 7560), `threats` (`king` and the attacks on
+    /// enemy pieces: 16380) or `threat-kinds` (`king` and the attacks by kind alone: 7658).
+    /// With `--init`, the file's by default; a plain file grows into `king`, a `king` file
+    /// into `threats` or `threat-kinds`.
     #[arg(long, value_parser = parse_features)]
     pub features: Option<Features>,
     /// Hidden neurons per perspective, a multiple of 16 [default: 256, or with `--init` the

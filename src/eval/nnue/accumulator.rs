@@ -25,7 +25,9 @@
 //! equals a full refresh of the position at `p` on the current path, and every ply above the
 //! root has its move recorded.
 
-use super::features::{is_king_of, Features, Threat, Threats, View, MAX_THREATS};
+use super::features::{
+    cancel_kinds, diff_kinds, is_king_of, Features, Threat, Threats, View, MAX_THREATS,
+};
 use super::network::Network;
 use super::simd;
 use crate::board::{Bitboard, Color, Move, Piece, PieceKind, Position};
@@ -226,15 +228,35 @@ impl AccumulatorStack {
                 changed = changed.with(m.from()).with(m.to());
             }
         }
-        if ply - base <= MAX_THREAT_GAP {
-            list.after(&lists_below[base], pos, changed);
-        } else {
-            list.compute(pos);
-        }
         let (adds, subs) = (&mut self.added, &mut self.removed);
         adds.clear();
         subs.clear();
-        list.diff(&lists_below[base], |t| adds.push(t), |t| subs.push(t));
+        if self.features == Features::ThreatKinds {
+            // Counts by kind need no order: the threats carried over are not sorted, and
+            // those dropped and found are the difference.
+            let parent = &lists_below[base];
+            let kept = if ply - base <= MAX_THREAT_GAP {
+                list.carry(parent, pos, changed, |t| subs.push(t))
+            } else {
+                list.compute(pos);
+                None
+            };
+            match kept {
+                Some(kept) => adds.extend_from_slice(&list.as_slice()[kept..]),
+                None => {
+                    subs.clear();
+                    diff_kinds(list, parent, adds, subs);
+                }
+            }
+            cancel_kinds(adds, subs);
+        } else {
+            if ply - base <= MAX_THREAT_GAP {
+                list.after(&lists_below[base], pos, changed);
+            } else {
+                list.compute(pos);
+            }
+            list.diff(&lists_below[base], |t| adds.push(t), |t| subs.push(t));
+        }
         let (adds, subs) = (&self.added[..], &self.removed[..]);
         let (na, ns) = (adds.len(), subs.len());
         // Unchanged threats share the accumulators of the ply below: nothing is copied.
@@ -329,23 +351,35 @@ impl AccumulatorStack {
         let now = board_of(pos);
         let acc = &mut self.cache.acc[slot * h..(slot + 1) * h];
         let had = &mut self.cache.boards[slot];
+        // The rows that differ, eight each way at a time: one pass over the accumulator per
+        // group (a general's step usually leaves a handful).
+        const GROUP: usize = 8;
+        let (mut add, mut sub): ([&[i16]; GROUP], [&[i16]; GROUP]) = ([&[]; GROUP], [&[]; GROUP]);
+        let (mut na, mut ns) = (0, 0);
         for c in [Color::Red, Color::Black] {
             for k in PieceKind::ALL {
                 let (was, is) = (had[c.index()][k.index()], now[c.index()][k.index()]);
                 let piece = Piece::new(c, k);
                 for sq in is & !was {
-                    let row = self.net.row(view.index(piece, sq));
-                    for (a, &w) in acc.iter_mut().zip(row) {
-                        *a = a.wrapping_add(w);
+                    if na == GROUP {
+                        simd::apply_in_place(acc, &add, &sub[..ns]);
+                        (na, ns) = (0, 0);
                     }
+                    add[na] = self.net.row(view.index(piece, sq));
+                    na += 1;
                 }
                 for sq in was & !is {
-                    let row = self.net.row(view.index(piece, sq));
-                    for (a, &w) in acc.iter_mut().zip(row) {
-                        *a = a.wrapping_sub(w);
+                    if ns == GROUP {
+                        simd::apply_in_place(acc, &add[..na], &sub);
+                        (na, ns) = (0, 0);
                     }
+                    sub[ns] = self.net.row(view.index(piece, sq));
+                    ns += 1;
                 }
             }
+        }
+        if na + ns > 0 {
+            simd::apply_in_place(acc, &add[..na], &sub[..ns]);
         }
         *had = now;
         let start = (ply * 2 + p) * h;

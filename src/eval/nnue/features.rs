@@ -1,4 +1,4 @@
-//! Input features, in three sets.
+//! Input features, in four sets.
 //!
 //! - `Features::Plain`: one input per (piece kind, colour relative to the perspective, square
 //!   as the perspective sees it), 7 · 2 · 90 = 1260 per perspective. No input depends on the
@@ -19,6 +19,11 @@
 //!   depend on the general's square, so a move of the general refreshes only the king-bucket
 //!   part. A game position has at most 136 of them (68 a side); the positions `bench`
 //!   evaluates have 3.4 on average.
+//! - `Features::ThreatKinds`: the same attacks without the attacked square, (relative colour,
+//!   attacker's kind, attacked kind), 2 · 7 · 7 = 98 inputs beside the king-bucket ones, each
+//!   active once per attack of its kind (two pawns attacking two horses make one input count
+//!   twice). Its rows are few enough to stay in the processor's nearest caches, where the
+//!   square-wise rows (8820 of them) are read from far memory at every update.
 //!
 //! Black's view is the board with its ranks flipped (`Square::relative`), so both perspectives
 //! see their own pieces at the bottom and their own pieces first: the network is the same for
@@ -35,6 +40,10 @@ pub const KING_BUCKETS: usize = 6;
 /// Threat inputs per perspective: (relative colour, attacker kind, attacked kind, square).
 pub const THREAT_INPUTS: usize = 2 * 7 * 7 * 90;
 
+/// Threat inputs per perspective of `ThreatKinds`: (relative colour, attacker kind, attacked
+/// kind).
+pub const THREAT_KIND_INPUTS: usize = 2 * 7 * 7;
+
 /// Room for the threats of one position: at most 68 a side in a game (two rooks, cannons,
 /// horses, elephants and advisors, a general and five pawns); a set-up position with more
 /// pieces keeps its first `MAX_THREATS`, the same way every time.
@@ -49,11 +58,18 @@ pub enum Features {
     KingBuckets,
     /// The king-bucket inputs and the threat inputs: 7560 + 8820 = 16380 inputs.
     Threats,
+    /// The king-bucket inputs and the threats by kind alone: 7560 + 98 = 7658 inputs.
+    ThreatKinds,
 }
 
 impl Features {
     /// Every feature set, in the order of their ids.
-    pub const ALL: [Features; 3] = [Features::Plain, Features::KingBuckets, Features::Threats];
+    pub const ALL: [Features; 4] = [
+        Features::Plain,
+        Features::KingBuckets,
+        Features::Threats,
+        Features::ThreatKinds,
+    ];
 
     /// Inputs per perspective.
     pub const fn inputs(self) -> usize {
@@ -61,6 +77,7 @@ impl Features {
             Features::Plain => INPUTS,
             Features::KingBuckets => KING_BUCKETS * INPUTS,
             Features::Threats => KING_BUCKETS * INPUTS + THREAT_INPUTS,
+            Features::ThreatKinds => KING_BUCKETS * INPUTS + THREAT_KIND_INPUTS,
         }
     }
 
@@ -68,13 +85,15 @@ impl Features {
     pub const fn piece_inputs(self) -> usize {
         match self {
             Features::Plain => INPUTS,
-            Features::KingBuckets | Features::Threats => KING_BUCKETS * INPUTS,
+            Features::KingBuckets | Features::Threats | Features::ThreatKinds => {
+                KING_BUCKETS * INPUTS
+            }
         }
     }
 
     /// Whether the set has threat inputs.
     pub const fn has_threats(self) -> bool {
-        matches!(self, Features::Threats)
+        matches!(self, Features::Threats | Features::ThreatKinds)
     }
 
     /// The id written in a network file's header.
@@ -83,6 +102,7 @@ impl Features {
             Features::Plain => 0,
             Features::KingBuckets => 1,
             Features::Threats => 2,
+            Features::ThreatKinds => 3,
         }
     }
 
@@ -91,18 +111,19 @@ impl Features {
         Features::ALL.into_iter().find(|f| f.id() == id)
     }
 
-    /// The name used on the command line (`plain`, `king`, `threats`).
+    /// The name used on the command line (`plain`, `king`, `threats`, `threat-kinds`).
     pub const fn name(self) -> &'static str {
         match self {
             Features::Plain => "plain",
             Features::KingBuckets => "king",
             Features::Threats => "threats",
+            Features::ThreatKinds => "threat-kinds",
         }
     }
 
     /// Whether a move of the perspective's own general needs a refresh.
     pub const fn king_relative(self) -> bool {
-        matches!(self, Features::KingBuckets | Features::Threats)
+        !matches!(self, Features::Plain)
     }
 
     /// How `perspective` sees the board when its own general stands on `king`.
@@ -113,8 +134,9 @@ impl Features {
                 perspective,
                 base: 0,
                 mirror: false,
+                threat_squares: false,
             },
-            Features::KingBuckets | Features::Threats => {
+            Features::KingBuckets | Features::Threats | Features::ThreatKinds => {
                 let k = king.relative(perspective);
                 let mirror = k.file() > 4;
                 let file = if mirror { 8 - k.file() } else { k.file() };
@@ -125,6 +147,7 @@ impl Features {
                     perspective,
                     base: bucket * INPUTS,
                     mirror,
+                    threat_squares: self == Features::Threats,
                 }
             }
         }
@@ -137,13 +160,14 @@ impl Features {
     }
 }
 
-/// One perspective's way of numbering the inputs: its colour, its bucket's first input and
-/// whether files are mirrored.
+/// One perspective's way of numbering the inputs: its colour, its bucket's first input,
+/// whether files are mirrored and whether a threat's input tells the attacked square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct View {
     perspective: Color,
     base: usize,
     mirror: bool,
+    threat_squares: bool,
 }
 
 impl View {
@@ -180,10 +204,14 @@ impl View {
         } else {
             (self.perspective == Color::Black, attacker - 7)
         };
+        let kinds = (!ours as usize * 7 + kind) * 7 + threat.victim();
+        if !self.threat_squares {
+            return KING_BUCKETS * INPUTS + kinds;
+        }
         let sq = Square::from_index_unchecked(threat.to())
             .relative(self.perspective)
             .index();
-        KING_BUCKETS * INPUTS + ((!ours as usize * 7 + kind) * 7 + threat.victim()) * 90 + sq
+        KING_BUCKETS * INPUTS + kinds * 90 + sq
     }
 }
 
@@ -221,6 +249,53 @@ impl Threat {
     #[inline(always)]
     fn victim(self) -> usize {
         (self.0 & 7) as usize
+    }
+
+    /// The attacker (colour and kind) and the attacked kind, squares left out: what a
+    /// `ThreatKinds` input tells.
+    #[inline(always)]
+    pub fn kinds(self) -> u32 {
+        self.0 >> 17 << 3 | self.0 & 7
+    }
+}
+
+/// The `ThreatKinds` difference of two lists in any order: for each kind of threat (attacker
+/// and attacked kind, `Threat::kinds`) that `new` has more of than `old`, that many threats of
+/// the kind (squares left out) go to `added`; the other way, to `removed`.
+pub fn diff_kinds(
+    new: &Threats,
+    old: &Threats,
+    added: &mut Vec<Threat>,
+    removed: &mut Vec<Threat>,
+) {
+    let mut count = [0i16; 14 << 3];
+    for t in new.as_slice() {
+        count[t.kinds() as usize] += 1;
+    }
+    for t in old.as_slice() {
+        count[t.kinds() as usize] -= 1;
+    }
+    for (k, &c) in count.iter().enumerate() {
+        let t = Threat((k as u32 >> 3) << 17 | k as u32 & 7);
+        let to = if c > 0 { &mut *added } else { &mut *removed };
+        (0..c.unsigned_abs()).for_each(|_| to.push(t));
+    }
+}
+
+/// Drops from `added` and `removed` the pairs of threats of the same kinds (`Threat::kinds`):
+/// their `ThreatKinds` inputs cancel, as when a rook moves on and attacks the same kind of
+/// piece from its new square.
+pub fn cancel_kinds(added: &mut Vec<Threat>, removed: &mut Vec<Threat>) {
+    let mut i = 0;
+    while i < added.len() {
+        let k = added[i].kinds();
+        match removed.iter().position(|r| r.kinds() == k) {
+            Some(j) => {
+                removed.swap_remove(j);
+                added.swap_remove(i);
+            }
+            None => i += 1,
+        }
     }
 }
 
@@ -268,9 +343,27 @@ impl Threats {
     /// a leg and the elephants with an eye on it) and those on `changed`; then the attacks of
     /// those pieces and the other attacks on `changed`. The same list as `compute`'s.
     pub fn after(&mut self, parent: &Threats, pos: &Position, changed: Bitboard) {
+        if self.carry(parent, pos, changed, |_| {}).is_some() {
+            self.list[..self.len].sort_unstable();
+        }
+    }
+
+    /// `after` without the sorting: the parent's threats that stay, in the parent's order,
+    /// then the new ones from index `Some(kept)` on; `dropped` is called for each threat of
+    /// the parent's that is not carried (some of them are found again among the new ones).
+    /// `None` when the list was counted afresh instead, in `compute`'s order. For the sets
+    /// that only count threats by kind, which need no order to diff.
+    pub fn carry(
+        &mut self,
+        parent: &Threats,
+        pos: &Position,
+        changed: Bitboard,
+        mut dropped: impl FnMut(Threat),
+    ) -> Option<usize> {
         if parent.len == MAX_THREATS {
             // A list that may have been cut short: count again.
-            return self.compute(pos);
+            self.compute(pos);
+            return None;
         }
         let occ = pos.occupied();
         let kinds = |k: PieceKind| pos.kind_bb(k);
@@ -297,8 +390,11 @@ impl Threats {
             if !gone.has(x) && !changed.has(y) {
                 self.list[self.len] = t;
                 self.len += 1;
+            } else {
+                dropped(t);
             }
         }
+        let kept = self.len;
         for x in moved {
             if let Some(piece) = pos.piece_at(x) {
                 self.push_attacks(pos, piece, x);
@@ -344,9 +440,10 @@ impl Threats {
             }
         }
         if self.len == MAX_THREATS {
-            return self.compute(pos);
+            self.compute(pos);
+            return None;
         }
-        self.list[..self.len].sort_unstable();
+        Some(kept)
     }
 
     /// Adds the threats of `piece` on `from`.

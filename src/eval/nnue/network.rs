@@ -4,12 +4,14 @@
 //! offset size  field (little-endian)
 //!  0      8    magic "CHRTNNUE"
 //!  8      4    format version (2; version 1 files, which are all plain, are read too)
-//! 12      4    inputs per perspective (1260 plain, 7560 king buckets, 16380 threats)
+//! 12      4    inputs per perspective (1260 plain, 7560 king buckets, 16380 threats,
+//!              7658 threat kinds)
 //! 16      4    hidden neurons per perspective H (a multiple of 16, at most 4096)
 //! 20      4    output buckets B (1 to 16), chosen by the number of pieces on the board
 //! 24      2    QA (feature transformer scale)   26  2  QB (output scale)
 //! 28      2    evaluation scale (centipawns per unit of network output)
-//! 30      2    feature set (0 plain, 1 king buckets, 2 threats; zero in version 1)
+//! 30      2    feature set (0 plain, 1 king buckets, 2 threats, 3 threat kinds; zero in
+//!              version 1)
 //! 32      8    body length in bytes
 //! 40      8    FNV-1a 64 checksum of the body
 //! 48      ...  body: feature weights i16[inputs][H], feature biases i16[H],

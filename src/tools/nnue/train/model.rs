@@ -321,7 +321,7 @@ impl Model {
                 let rows = self.bias_offset();
                 m.params[shared..shared + rows].copy_from_slice(&self.params[..rows]);
             }
-            (Features::KingBuckets, Features::Threats) => {
+            (Features::KingBuckets, Features::Threats | Features::ThreatKinds) => {
                 let pieces = self.features.inputs() * h;
                 m.params[..pieces].copy_from_slice(&self.params[..pieces]);
                 let shared = m.features.inputs() * h;
