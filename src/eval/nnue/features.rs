@@ -258,6 +258,12 @@ impl Threat {
     pub fn kinds(self) -> u32 {
         self.0 >> 17 << 3 | self.0 & 7
     }
+
+    /// A threat of the given `kinds` (as `Threat::kinds` gives them), its squares left zero.
+    #[inline(always)]
+    fn of_kinds(kinds: u32) -> Threat {
+        Threat(kinds >> 3 << 17 | kinds & 7)
+    }
 }
 
 /// The `ThreatKinds` difference of two lists in any order: for each kind of threat (attacker
@@ -277,7 +283,7 @@ pub fn diff_kinds(
         count[t.kinds() as usize] -= 1;
     }
     for (k, &c) in count.iter().enumerate() {
-        let t = Threat((k as u32 >> 3) << 17 | k as u32 & 7);
+        let t = Threat::of_kinds(k as u32);
         let to = if c > 0 { &mut *added } else { &mut *removed };
         (0..c.unsigned_abs()).for_each(|_| to.push(t));
     }
