@@ -25,9 +25,7 @@
 //! equals a full refresh of the position at `p` on the current path, and every ply above the
 //! root has its move recorded.
 
-use super::features::{
-    cancel_kinds, diff_kinds, is_king_of, Features, Threat, Threats, View, MAX_THREATS,
-};
+use super::features::{is_king_of, Features, KindCounts, Threat, Threats, View, MAX_THREATS};
 use super::network::Network;
 use super::simd;
 use crate::board::{Bitboard, Color, Move, Piece, PieceKind, Position};
@@ -86,6 +84,8 @@ pub struct AccumulatorStack {
     /// The lanes the threat rows reach (`Network::threat_width`).
     threat_width: usize,
     threat_lists: Vec<Threats>,
+    /// `ThreatKinds` only: each ply's threats counted by kind (its list is not kept).
+    kind_counts: Vec<KindCounts>,
     threats_computed: Vec<bool>,
     /// The ply whose threat accumulators a ply's are (itself, or one below when no threat
     /// changed in between).
@@ -134,6 +134,7 @@ impl AccumulatorStack {
             } else {
                 Vec::new()
             },
+            kind_counts: vec![KindCounts::default(); plies],
             threats_computed: vec![false; plies],
             threat_slot: (0..plies).collect(),
             sum: vec![0; 2 * hidden],
@@ -171,15 +172,25 @@ impl AccumulatorStack {
             self.computed[ply][p] = true;
         }
         if self.features.has_threats() {
-            self.threat_lists[ply].compute(pos);
-            let list = &self.threat_lists[ply];
+            // The threats as `materialize_threats` finds them: by kind, or listed.
+            self.added.clear();
+            self.removed.clear();
+            if self.features == Features::ThreatKinds {
+                self.kind_counts[ply] = KindCounts::of(pos);
+                let none = KindCounts::default();
+                self.kind_counts[ply].diff(&none, &mut self.added, &mut self.removed);
+            } else {
+                self.threat_lists[ply].compute(pos);
+                self.added
+                    .extend_from_slice(self.threat_lists[ply].as_slice());
+            }
             let w = self.threat_width;
             for (p, color) in [Color::Red, Color::Black].into_iter().enumerate() {
                 let view = self.features.view_of(pos, color);
                 let start = (ply * 2 + p) * w;
                 let acc = &mut self.threats[start..start + w];
                 acc.fill(0);
-                for &t in list.as_slice() {
+                for &t in &self.added {
                     let row = self.net.threat_row(view.threat_index(t));
                     for (a, &w) in acc.iter_mut().zip(row) {
                         *a = a.wrapping_add(w);
@@ -218,6 +229,17 @@ impl AccumulatorStack {
         while !self.threats_computed[base] {
             base -= 1;
         }
+        let (adds, subs) = (&mut self.added, &mut self.removed);
+        adds.clear();
+        subs.clear();
+        if self.features == Features::ThreatKinds {
+            // Counted afresh by kind and diffed by count: cheaper than carrying a list over
+            // the moves, and the counts need no order.
+            let counts = KindCounts::of(pos);
+            counts.diff(&self.kind_counts[base], adds, subs);
+            self.kind_counts[ply] = counts;
+            return self.apply_threats(ply, base, pos);
+        }
         let (lists_below, lists_above) = self.threat_lists.split_at_mut(ply);
         let list = &mut lists_above[0];
         // From the threats of the ply below and the points the moves in between changed, when
@@ -228,35 +250,18 @@ impl AccumulatorStack {
                 changed = changed.with(m.from()).with(m.to());
             }
         }
-        let (adds, subs) = (&mut self.added, &mut self.removed);
-        adds.clear();
-        subs.clear();
-        if self.features == Features::ThreatKinds {
-            // Counts by kind need no order: the threats carried over are not sorted, and
-            // those dropped and found are the difference.
-            let parent = &lists_below[base];
-            let kept = if ply - base <= MAX_THREAT_GAP {
-                list.carry(parent, pos, changed, |t| subs.push(t))
-            } else {
-                list.compute(pos);
-                None
-            };
-            match kept {
-                Some(kept) => adds.extend_from_slice(&list.as_slice()[kept..]),
-                None => {
-                    subs.clear();
-                    diff_kinds(list, parent, adds, subs);
-                }
-            }
-            cancel_kinds(adds, subs);
+        if ply - base <= MAX_THREAT_GAP {
+            list.after(&lists_below[base], pos, changed);
         } else {
-            if ply - base <= MAX_THREAT_GAP {
-                list.after(&lists_below[base], pos, changed);
-            } else {
-                list.compute(pos);
-            }
-            list.diff(&lists_below[base], |t| adds.push(t), |t| subs.push(t));
+            list.compute(pos);
         }
+        list.diff(&lists_below[base], |t| adds.push(t), |t| subs.push(t));
+        self.apply_threats(ply, base, pos);
+    }
+
+    /// Makes the threat accumulators of `ply` those of `base` with the rows of `self.added`
+    /// added and those of `self.removed` taken off (or shares `base`'s when both are empty).
+    fn apply_threats(&mut self, ply: usize, base: usize, pos: &Position) {
         let (adds, subs) = (&self.added[..], &self.removed[..]);
         let (na, ns) = (adds.len(), subs.len());
         // Unchanged threats share the accumulators of the ply below: nothing is copied.

@@ -23,8 +23,9 @@
 //!   attacker's kind, attacked kind), 2 · 7 · 7 = 98 inputs beside the king-bucket ones, each
 //!   active once per attack of its kind (two pawns attacking two horses make one input count
 //!   twice). Its rows are few enough to stay in the processor's nearest caches, where the
-//!   square-wise rows (8820 of them) are read from far memory at every update; yet it runs
-//!   no faster, since listing the threats, not adding their rows, is what costs.
+//!   square-wise rows (8820 of them) are read from far memory at every update. Its threats
+//!   are counted afresh by kind at each evaluated position (`KindCounts`), with no list to
+//!   carry over the moves: finding the threats, not adding their rows, is what costs.
 //!
 //! Black's view is the board with its ranks flipped (`Square::relative`), so both perspectives
 //! see their own pieces at the bottom and their own pieces first: the network is the same for
@@ -252,56 +253,92 @@ impl Threat {
         (self.0 & 7) as usize
     }
 
-    /// The attacker (colour and kind) and the attacked kind, squares left out: what a
-    /// `ThreatKinds` input tells.
-    #[inline(always)]
-    pub fn kinds(self) -> u32 {
-        self.0 >> 17 << 3 | self.0 & 7
-    }
-
-    /// A threat of the given `kinds` (as `Threat::kinds` gives them), its squares left zero.
+    /// A threat of the given `kinds`, `attacker << 3 | attacked kind` (the attacker as
+    /// `colour · 7 + kind`), its squares left zero: what a `ThreatKinds` input tells.
     #[inline(always)]
     fn of_kinds(kinds: u32) -> Threat {
         Threat(kinds >> 3 << 17 | kinds & 7)
     }
 }
 
-/// The `ThreatKinds` difference of two lists in any order: for each kind of threat (attacker
-/// and attacked kind, `Threat::kinds`) that `new` has more of than `old`, that many threats of
-/// the kind (squares left out) go to `added`; the other way, to `removed`.
-pub fn diff_kinds(
-    new: &Threats,
-    old: &Threats,
-    added: &mut Vec<Threat>,
-    removed: &mut Vec<Threat>,
-) {
-    let mut count = [0i16; 14 << 3];
-    for t in new.as_slice() {
-        count[t.kinds() as usize] += 1;
-    }
-    for t in old.as_slice() {
-        count[t.kinds() as usize] -= 1;
-    }
-    for (k, &c) in count.iter().enumerate() {
-        let t = Threat::of_kinds(k as u32);
-        let to = if c > 0 { &mut *added } else { &mut *removed };
-        (0..c.unsigned_abs()).for_each(|_| to.push(t));
-    }
-}
+/// The `ThreatKinds` inputs of a position with their counts: how many attacks each attacker
+/// (colour and kind) makes on each kind of enemy piece, `[colour · 7 + kind][attacked kind]`
+/// (the eighth column is padding). Counted afresh from the pieces' attack sets, with no list:
+/// the same counts as `Threats::compute`'s list, which a game position never fills.
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+pub struct KindCounts([[u8; 8]; 14]);
 
-/// Drops from `added` and `removed` the pairs of threats of the same kinds (`Threat::kinds`):
-/// their `ThreatKinds` inputs cancel, as when a rook moves on and attacks the same kind of
-/// piece from its new square.
-pub fn cancel_kinds(added: &mut Vec<Threat>, removed: &mut Vec<Threat>) {
-    let mut i = 0;
-    while i < added.len() {
-        let k = added[i].kinds();
-        match removed.iter().position(|r| r.kinds() == k) {
-            Some(j) => {
-                removed.swap_remove(j);
-                added.swap_remove(i);
+impl KindCounts {
+    /// The counts of `pos`: each piece's attacks on enemy pieces (as `chase::attacks_of` has
+    /// them), a horse's or an elephant's looked up only when an enemy piece stands in its
+    /// reach.
+    #[inline]
+    pub fn of(pos: &Position) -> KindCounts {
+        use PieceKind::*;
+        let mut counts = [[0u8; 8]; 14];
+        let occ = pos.occupied();
+        for color in [Color::Red, Color::Black] {
+            let enemy = pos.color_bb(!color);
+            let rows = &mut counts[color.index() * 7..color.index() * 7 + 7];
+            let mut count = |kind: PieceKind, targets: Bitboard| {
+                for to in targets & enemy {
+                    if let Some(victim) = pos.piece_at(to) {
+                        rows[kind.index()][victim.kind().index()] += 1;
+                    }
+                }
+            };
+            let pieces = |kind| pos.pieces(color, kind);
+            for from in pieces(Rook) {
+                count(Rook, attacks::rook(from, occ));
             }
-            None => i += 1,
+            for from in pieces(Cannon) {
+                count(Cannon, attacks::cannon(from, occ));
+            }
+            for from in pieces(Horse) {
+                if (attacks::HORSE_RANGE[from.index()] & enemy).any() {
+                    count(Horse, attacks::horse(from, occ));
+                }
+            }
+            for from in pieces(Elephant) {
+                if (attacks::ELEPHANT_RANGE[from.index()] & enemy).any() {
+                    count(Elephant, attacks::elephant(from, occ));
+                }
+            }
+            for from in pieces(Advisor) {
+                count(Advisor, attacks::ADVISOR_STEPS[from.index()]);
+            }
+            for from in pieces(Pawn) {
+                count(Pawn, attacks::PAWN_STEPS[color.index()][from.index()]);
+            }
+            for from in pieces(King) {
+                let mut reach = attacks::KING_STEPS[from.index()];
+                // Generals facing each other (never in a legal position: one is in check
+                // with the other to move) attack each other, as `chase::attacks_of` has it.
+                if (attacks::FILE_LINE[from.index()] & enemy & pos.kind_bb(King)).any() {
+                    reach |= attacks::rook(from, occ) & pos.kind_bb(King);
+                }
+                count(King, reach);
+            }
+        }
+        KindCounts(counts)
+    }
+
+    /// For each kind of threat that `self` counts more of than `before`, that many threats of
+    /// the kind (`Threat::of_kinds`) go to `added`; the other way, to `removed`.
+    #[inline]
+    pub fn diff(&self, before: &KindCounts, added: &mut Vec<Threat>, removed: &mut Vec<Threat>) {
+        if self == before {
+            return;
+        }
+        for (attacker, (new, old)) in self.0.iter().zip(&before.0).enumerate() {
+            if new == old {
+                continue;
+            }
+            for (victim, (&n, &o)) in new.iter().zip(old).enumerate() {
+                let t = Threat::of_kinds((attacker << 3 | victim) as u32);
+                (o..n).for_each(|_| added.push(t));
+                (n..o).for_each(|_| removed.push(t));
+            }
         }
     }
 }
@@ -350,27 +387,10 @@ impl Threats {
     /// a leg and the elephants with an eye on it) and those on `changed`; then the attacks of
     /// those pieces and the other attacks on `changed`. The same list as `compute`'s.
     pub fn after(&mut self, parent: &Threats, pos: &Position, changed: Bitboard) {
-        if self.carry(parent, pos, changed, |_| {}).is_some() {
-            self.list[..self.len].sort_unstable();
-        }
-    }
-
-    /// `after` without the sorting: the parent's threats that stay, in the parent's order,
-    /// then the new ones from index `Some(kept)` on; `dropped` is called for each threat of
-    /// the parent's that is not carried (some of them are found again among the new ones).
-    /// `None` when the list was counted afresh instead, in `compute`'s order. For the sets
-    /// that only count threats by kind, which need no order to diff.
-    pub fn carry(
-        &mut self,
-        parent: &Threats,
-        pos: &Position,
-        changed: Bitboard,
-        mut dropped: impl FnMut(Threat),
-    ) -> Option<usize> {
         if parent.len == MAX_THREATS {
             // A list that may have been cut short: count again.
             self.compute(pos);
-            return None;
+            return;
         }
         let occ = pos.occupied();
         let kinds = |k: PieceKind| pos.kind_bb(k);
@@ -397,11 +417,8 @@ impl Threats {
             if !gone.has(x) && !changed.has(y) {
                 self.list[self.len] = t;
                 self.len += 1;
-            } else {
-                dropped(t);
             }
         }
-        let kept = self.len;
         for x in moved {
             if let Some(piece) = pos.piece_at(x) {
                 self.push_attacks(pos, piece, x);
@@ -448,9 +465,9 @@ impl Threats {
         }
         if self.len == MAX_THREATS {
             self.compute(pos);
-            return None;
+        } else {
+            self.list[..self.len].sort_unstable();
         }
-        Some(kept)
     }
 
     /// Adds the threats of `piece` on `from`.
@@ -618,6 +635,40 @@ mod tests {
             assert_eq!(Features::from_id(f.id()), Some(f));
         }
         assert_eq!(Features::from_id(7), None);
+    }
+
+    #[test]
+    fn kind_counts_are_the_listed_threats_by_kind() {
+        let mut positions = crate::board::random_walk_positions(52, 40, 120);
+        assert!(positions.len() > 4000);
+        // A general beside an enemy piece, and generals on one file with a screen between.
+        for fen in ["3k5/3P5/9/9/9/9/9/9/9/3K5 b", "3k5/9/9/9/3n5/9/9/9/9/3K5 w"] {
+            positions.push(fen.parse().unwrap());
+        }
+        let (mut with_threats, mut previous) = (0, KindCounts::default());
+        for pos in &positions {
+            let counts = KindCounts::of(pos);
+            let mut want = [[0u8; 8]; 14];
+            for t in Threats::of(pos).as_slice() {
+                want[t.attacker()][t.victim()] += 1;
+            }
+            assert_eq!(counts.0, want, "{pos}");
+            with_threats += usize::from(counts != KindCounts::default());
+            // The diff from the position before turns its counts into these.
+            let (mut added, mut removed) = (Vec::new(), Vec::new());
+            counts.diff(&previous, &mut added, &mut removed);
+            let mut have = previous.0;
+            added
+                .iter()
+                .for_each(|t| have[t.attacker()][t.victim()] += 1);
+            removed
+                .iter()
+                .for_each(|t| have[t.attacker()][t.victim()] -= 1);
+            assert_eq!(have, want, "{pos}");
+            previous = counts;
+        }
+        // Random games attack often: the counts are not all zero.
+        assert!(with_threats > positions.len() / 2, "{with_threats}");
     }
 
     #[test]
