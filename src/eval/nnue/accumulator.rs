@@ -83,6 +83,7 @@ pub struct AccumulatorStack {
     threats: Vec<i16>,
     /// The lanes the threat rows reach (`Network::threat_width`).
     threat_width: usize,
+    /// `Threats` only: each ply's threats, listed.
     threat_lists: Vec<Threats>,
     /// `ThreatKinds` only: each ply's threats counted by kind (its list is not kept).
     kind_counts: Vec<KindCounts>,
@@ -129,12 +130,16 @@ impl AccumulatorStack {
             cache,
             threats: vec![0; plies * 2 * threat_width],
             threat_width,
-            threat_lists: if features.has_threats() {
+            threat_lists: if features == Features::Threats {
                 vec![Threats::default(); plies]
             } else {
                 Vec::new()
             },
-            kind_counts: vec![KindCounts::default(); plies],
+            kind_counts: if features == Features::ThreatKinds {
+                vec![KindCounts::default(); plies]
+            } else {
+                Vec::new()
+            },
             threats_computed: vec![false; plies],
             threat_slot: (0..plies).collect(),
             sum: vec![0; 2 * hidden],

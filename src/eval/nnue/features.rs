@@ -311,13 +311,10 @@ impl KindCounts {
                 count(Pawn, attacks::PAWN_STEPS[color.index()][from.index()]);
             }
             for from in pieces(King) {
-                let mut reach = attacks::KING_STEPS[from.index()];
-                // Generals facing each other (never in a legal position: one is in check
-                // with the other to move) attack each other, as `chase::attacks_of` has it.
-                if (attacks::FILE_LINE[from.index()] & enemy & pos.kind_bb(King)).any() {
-                    reach |= attacks::rook(from, occ) & pos.kind_bb(King);
-                }
-                count(King, reach);
+                count(
+                    King,
+                    chase::attacks_of(pos, Piece::new(color, King), from, occ),
+                );
             }
         }
         KindCounts(counts)
