@@ -38,10 +38,13 @@ fn check_position(pos: &Position) {
     let slow = Mailbox::from_position(pos).legal_moves();
     assert_eq!(sorted(fast.clone()), sorted(slow), "legal moves of {pos}");
     assert_eq!(pos.count_legal(), fast.len());
+    let info = pos.check_info();
     for m in fast.iter() {
         assert!(pos.is_legal(*m), "{m} in {pos}");
-        // Checks are told without playing the move, exactly.
-        assert_eq!(pos.gives_check(*m), pos.play(*m).in_check(), "{m} in {pos}");
+        // Checks are told without playing the move, exactly, and so from the summary.
+        let check = pos.play(*m).in_check();
+        assert_eq!(pos.gives_check(*m), check, "{m} in {pos}");
+        assert_eq!(pos.gives_check_with(*m, &info), check, "{m} in {pos}");
     }
     let caps: Vec<Move> = pos.legal_captures().iter().collect();
     let expected: Vec<Move> = fast

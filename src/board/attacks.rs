@@ -510,3 +510,16 @@ fn over_free_legs(legs: &[u8; 360], sets: &[Bitboard; 360], sq: Square, occ: Bit
     }
     t
 }
+
+/// The points strictly between `a` and `b`, which share a rank or a file (empty when they are
+/// neighbours).
+#[inline(always)]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    let line = if a.rank() == b.rank() {
+        RANK_LINE[a.index()]
+    } else {
+        FILE_LINE[a.index()]
+    };
+    let (lo, hi) = (a.index().min(b.index()), a.index().max(b.index()));
+    line & Bitboard::from_bits((1u128 << hi) - (1u128 << (lo + 1)))
+}

@@ -5,6 +5,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod chase;
+pub mod check;
 pub mod fen;
 pub mod game;
 pub mod movegen;
@@ -18,6 +19,7 @@ pub mod square;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use check::CheckInfo;
 pub use fen::FenError;
 pub use game::{Game, GameError};
 pub use moves::{Move, MoveError, MoveList};

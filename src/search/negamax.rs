@@ -472,6 +472,8 @@ impl Searcher {
         };
         let (mut best, mut best_move) = (-Score::INFINITE, None);
         let mut tried = Tried::new();
+        // Made at the second move: a node cut off by its first move never pays for it.
+        let mut check_info = None;
         let mut n = 0;
         let old_alpha = alpha;
         while let Some((m, order)) = picker.next_move(pos, &ctx, &self.tables.heur) {
@@ -488,7 +490,11 @@ impl Searcher {
             }
             n += 1;
             let capture = is_capture(pos, m);
-            let gives_check = pos.gives_check(m);
+            let gives_check = if n == 1 {
+                pos.gives_check(m)
+            } else {
+                pos.gives_check_with(m, check_info.get_or_insert_with(|| pos.check_info()))
+            };
             let quiet = !capture && !gives_check;
             let mut hem = Hem::new(hunting, threats, pos, m);
             // Step 8. Move pruning, before the move is played.
