@@ -291,10 +291,11 @@ impl Picker {
         if self.next >= n {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        // The best score is kept in hand while scanning (the first of equals wins, as before).
+        let (mut best, mut top) = (self.next, self.scores[self.next]);
+        for (i, &s) in self.scores[..n].iter().enumerate().skip(self.next + 1) {
+            if s > top {
+                (best, top) = (i, s);
             }
         }
         self.moves.swap(self.next, best);
