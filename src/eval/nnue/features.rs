@@ -179,7 +179,7 @@ impl View {
         let theirs = (piece.color() != self.perspective) as usize;
         let rel = sq.relative(self.perspective).index();
         let rel = if self.mirror {
-            rel - 2 * (rel % 9) + 8
+            rel + 8 - 2 * (rel % 9)
         } else {
             rel
         };
