@@ -209,7 +209,7 @@ fn incremental_walks(net: Arc<Network>, seed: u64) {
 }
 
 #[test]
-fn avx2_and_portable_paths_agree_exactly() {
+fn avx512_avx2_and_portable_paths_agree_exactly() {
     let mut rng = StdRng::seed_from_u64(5);
     for round in 0..200 {
         let n = 16 * rng.random_range(1..20);
@@ -259,6 +259,34 @@ fn avx2_and_portable_paths_agree_exactly() {
             // SAFETY: as above.
             let x = unsafe { simd::avx2::screlu_dot(&src, &w, 255) };
             assert_eq!(x, simd::portable::screlu_dot(&src, &w, 255));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if simd::avx512_available() {
+            let mut d3 = vec![0i16; n];
+            // SAFETY: AVX-512 F and BW are present and all slices have n elements, a multiple
+            // of 16 (odd multiples test the 16-lane tail).
+            unsafe { simd::avx512::apply(&mut d3, &src, &[&a], &[&s1, &s2]) };
+            assert_eq!(d3, d2);
+            let mut d6 = src.clone();
+            // SAFETY: as above.
+            unsafe { simd::avx512::apply_in_place(&mut d6, &[&a], &[&s1, &s2]) };
+            assert_eq!(d6, d2);
+            for qa in [255i16, i16::MAX] {
+                // SAFETY: as above.
+                let x = unsafe { simd::avx512::screlu_dot(&src, &w, qa) };
+                assert_eq!(x, simd::portable::screlu_dot(&src, &w, qa));
+                // SAFETY: as above.
+                let y = unsafe { simd::avx512::dot::<true>(&src, &a, &w, qa) };
+                assert_eq!(y, simd::portable::dot::<true>(&src, &a, &w, qa));
+            }
+        }
+    }
+    for (path, present) in [
+        ("AVX-512", simd::avx512_available()),
+        ("AVX2", simd::avx2_available()),
+    ] {
+        if !present {
+            eprintln!("this processor has no {path}: its path was not compared");
         }
     }
 }
