@@ -20,15 +20,27 @@ use super::square::{Color, Square};
 impl Position {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
+        self.legal_moves_with(self.in_check())
+    }
+
+    /// `legal_moves` for a caller that knows whether the side to move is in check
+    /// (`in_check`, as [`Position::in_check`] tells it): the search knows it from the move
+    /// before, and generation need not find it out again.
+    pub fn legal_moves_with(&self, in_check: bool) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<false>(&mut list);
+        self.generate_with::<false, _>(&mut list, in_check);
         list
     }
 
     /// Legal captures only (for quiescence).
     pub fn legal_captures(&self) -> MoveList {
+        self.legal_captures_with(self.in_check())
+    }
+
+    /// `legal_captures`, the side to move's check known (`in_check`, see `legal_moves_with`).
+    pub fn legal_captures_with(&self, in_check: bool) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<true>(&mut list);
+        self.generate_with::<true, _>(&mut list, in_check);
         list
     }
 
@@ -37,13 +49,19 @@ impl Position {
     /// check is told first and legality only for the moves that pass it, which makes this much
     /// cheaper than filtering `legal_moves`.
     pub fn legal_quiet_checks(&self) -> MoveList {
+        self.legal_quiet_checks_with(self.in_check())
+    }
+
+    /// `legal_quiet_checks`, the side to move's check known (`in_check`, see
+    /// `legal_moves_with`).
+    pub fn legal_quiet_checks_with(&self, in_check: bool) -> MoveList {
         let mut sink = QuietChecks {
             pos: self,
             info: self.check_info(),
             quiet: !self.occupied(),
             list: MoveList::new(),
         };
-        self.generate_into::<false, _>(&mut sink);
+        self.generate_with::<false, _>(&mut sink, in_check);
         sink.list
     }
 
@@ -100,6 +118,12 @@ impl Position {
     }
 
     fn generate_into<const CAPTURES: bool, S: Sink>(&self, list: &mut S) {
+        self.generate_with::<CAPTURES, S>(list, self.in_check());
+    }
+
+    /// `generate_into`, told whether the side to move is in check.
+    fn generate_with<const CAPTURES: bool, S: Sink>(&self, list: &mut S, in_check: bool) {
+        debug_assert_eq!(in_check, self.in_check(), "{self:?}");
         let us = self.side_to_move();
         let them = !us;
         let own = self.color_bb(us);
@@ -107,7 +131,6 @@ impl Position {
         let occ = self.occupied();
         let target = if CAPTURES { enemy } else { !own };
         let k = self.king(us);
-        let in_check = self.king_attacked(k, them, occ, enemy);
         let sensitive = if in_check {
             Bitboard::ALL
         } else {

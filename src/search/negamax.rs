@@ -463,7 +463,7 @@ impl Searcher {
         let mut picker = match tt_move.filter(|&m| pos.is_legal(m)) {
             Some(m) => Picker::hash_first(m),
             None => {
-                let moves = pos.legal_moves();
+                let moves = pos.legal_moves_with(in_check);
                 if moves.is_empty() {
                     return Score::mated_in(ply as i32);
                 }
@@ -659,6 +659,7 @@ impl Searcher {
             killers: self.tables.heur.killers[ply],
             counter,
             cont: [cont_at(1), cont_at(2)],
+            in_check: self.stack[idx].in_check,
         }
     }
 
@@ -851,7 +852,7 @@ impl Searcher {
         let mut best;
         let stand;
         let moves = if in_check {
-            let moves = pos.legal_moves();
+            let moves = pos.legal_moves_with(true);
             if moves.is_empty() {
                 return Score::mated_in(ply as i32);
             }
@@ -871,7 +872,7 @@ impl Searcher {
             }
             alpha = alpha.max(stand);
             best = stand;
-            pos.legal_captures()
+            pos.legal_captures_with(false)
         };
         let mut picker = Picker::captures(pos, moves);
         let mut best_move = None;
@@ -898,7 +899,7 @@ impl Searcher {
             }
         }
         if checks > 0 && !in_check && alpha < beta {
-            for m in pos.legal_quiet_checks().iter() {
+            for m in pos.legal_quiet_checks_with(false).iter() {
                 let child = pos.play(m);
                 let v = self.qs_child(pos, &child, m, alpha, beta, ply, checks - 1);
                 if self.aborted {

@@ -189,6 +189,8 @@ pub struct Context {
     pub counter: Option<Move>,
     /// The continuation tables of the moves one and two plies back.
     pub cont: [Option<usize>; 2],
+    /// Whether the side to move is in check (so that generation need not find it out).
+    pub in_check: bool,
 }
 
 impl Picker {
@@ -255,7 +257,7 @@ impl Picker {
                 return Some((m, HASH_MOVE));
             }
             Stage::Generate(m) => {
-                self.moves = pos.legal_moves();
+                self.moves = pos.legal_moves_with(ctx.in_check);
                 self.score(pos, ctx, h);
                 self.stage = Stage::Picking;
                 // The hash move scores highest, so it is the first pick: it was searched.
@@ -331,6 +333,7 @@ mod tests {
                 killers: [None; 2],
                 counter: None,
                 cont: [None; 2],
+                in_check: pos.in_check(),
             };
             let full = drain(Picker::new(pos, legal.clone(), &ctx, &h), pos, &ctx, &h);
             let staged = drain(Picker::hash_first(tt), pos, &ctx, &h);
