@@ -273,7 +273,7 @@ fn avx512_avx2_and_portable_paths_agree_exactly() {
             assert_eq!(d6, d2);
             for qa in [255i16, i16::MAX] {
                 // SAFETY: as above.
-                let x = unsafe { simd::avx512::screlu_dot(&src, &w, qa) };
+                let x = unsafe { simd::avx512::dot::<false>(&src, &src, &w, qa) };
                 assert_eq!(x, simd::portable::screlu_dot(&src, &w, qa));
                 // SAFETY: as above.
                 let y = unsafe { simd::avx512::dot::<true>(&src, &a, &w, qa) };

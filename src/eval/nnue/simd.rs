@@ -188,7 +188,7 @@ pub mod avx2 {
     #[target_feature(enable = "avx2")]
     pub unsafe fn apply(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
         // SAFETY: the caller's promise; `dst` and `src` are distinct slices of `dst.len()`.
-        unsafe { update(dst.as_mut_ptr(), src.as_ptr(), dst.len(), adds, subs) }
+        unsafe { update(dst.as_mut_ptr(), src.as_ptr(), dst.len(), adds, subs, 0) }
     }
 
     /// `acc += Σ adds − Σ subs`.
@@ -199,16 +199,24 @@ pub mod avx2 {
     pub unsafe fn apply_in_place(acc: &mut [i16], adds: &[&[i16]], subs: &[&[i16]]) {
         let p = acc.as_mut_ptr();
         // SAFETY: the caller's promise; each lane is read before it is written.
-        unsafe { update(p, p, acc.len(), adds, subs) }
+        unsafe { update(p, p, acc.len(), adds, subs, 0) }
     }
 
-    /// `dst = src + Σ adds − Σ subs` over `n` lanes; `dst` may be `src`.
+    /// `dst = src + Σ adds − Σ subs` over lanes `start..n`; `dst` may be `src`.
     ///
     /// # Safety
-    /// AVX2; `dst` and `src` point to `n` elements and every row has `n`, a multiple of 16.
+    /// AVX2; `dst` and `src` point to `n` elements, every row has `n`, and `n − start` is a
+    /// multiple of 16.
     #[target_feature(enable = "avx2")]
-    unsafe fn update(dst: *mut i16, src: *const i16, n: usize, adds: &[&[i16]], subs: &[&[i16]]) {
-        let mut i = 0;
+    pub(super) unsafe fn update(
+        dst: *mut i16,
+        src: *const i16,
+        n: usize,
+        adds: &[&[i16]],
+        subs: &[&[i16]],
+        start: usize,
+    ) {
+        let mut i = start;
         while i + 16 <= n {
             // SAFETY (all loads and stores): `i + 16 <= n` and every pointer and row covers `n`
             // elements, so each unaligned 32-byte access stays inside; a lane of `dst` is
@@ -338,35 +346,10 @@ pub mod avx512 {
             i += 32;
         }
         if i < n {
-            // SAFETY: `n` is a multiple of 16, so exactly 16 lanes are left at `i`.
-            unsafe {
-                let mut v = _mm256_loadu_si256(src.add(i) as *const __m256i);
-                for a in adds {
-                    v = _mm256_add_epi16(
-                        v,
-                        _mm256_loadu_si256(a.as_ptr().add(i) as *const __m256i),
-                    );
-                }
-                for s in subs {
-                    v = _mm256_sub_epi16(
-                        v,
-                        _mm256_loadu_si256(s.as_ptr().add(i) as *const __m256i),
-                    );
-                }
-                _mm256_storeu_si256(dst.add(i) as *mut __m256i, v);
-            }
+            // SAFETY: `n` is a multiple of 16, so exactly 16 lanes are left at `i`: one step
+            // of the AVX2 loop, which AVX-512 F implies.
+            unsafe { super::avx2::update(dst, src, n, adds, subs, i) }
         }
-    }
-
-    /// `Σ clamp(acc, 0, qa)² · w`, as `portable::screlu_dot`.
-    ///
-    /// # Safety
-    /// The processor must support AVX-512 F and BW; `acc` and `w` must have the same length,
-    /// a multiple of 16.
-    #[target_feature(enable = "avx512f,avx512bw,avx2")]
-    pub unsafe fn screlu_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
-        // SAFETY: the caller's promise, with `acc` standing for both accumulators.
-        unsafe { dot::<false>(acc, acc, w, qa) }
     }
 
     /// `Σ clamp(a + b, 0, qa)² · w` when `SUM`, of `a` alone otherwise, as `portable::dot`.
