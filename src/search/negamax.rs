@@ -498,7 +498,9 @@ impl Searcher {
             let quiet = !capture && !gives_check;
             let mut hem = Hem::new(hunting, threats, pos, m);
             // Step 8. Move pruning, before the move is played.
-            if quiet && self.prune_move(&node, n, best, alpha, &mut hem) {
+            let prune = !gives_check
+                && self.prune_move(pos, m, order, &node, n, best, alpha, capture, &mut hem);
+            if prune {
                 continue;
             }
             let child = pos.play(m);
@@ -707,20 +709,40 @@ impl Searcher {
         }
     }
 
-    /// Step 8, move pruning of the `n`th move, a quiet one: late move pruning and futility
-    /// pruning, except for a move that closes the net around the enemy general when well
-    /// ahead. Whether to skip the move.
+    /// Step 8, move pruning of the `n`th move `m`, one that does not give check, with
+    /// ordering score `order`. A capture that loses too much by static exchange is skipped.
+    /// A quiet move is skipped by late move pruning, futility pruning, history pruning, or
+    /// when it loses too much by static exchange, except for a move that closes the net
+    /// around the enemy general when well ahead. Whether to skip the move.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn prune_move(&self, node: &Node, n: usize, best: Score, alpha: Score, hem: &mut Hem) -> bool {
+    fn prune_move(
+        &self,
+        pos: &Position,
+        m: Move,
+        order: i32,
+        node: &Node,
+        n: usize,
+        best: Score,
+        alpha: Score,
+        capture: bool,
+        hem: &mut Hem,
+    ) -> bool {
         if node.pv || node.in_check || node.threat || best <= -Score::MATE + MAX_PLY {
             return false;
         }
         let (p, depth) = (&self.params, node.depth);
+        let see = depth <= p.see_depth;
+        if capture {
+            return see && !pos.see_ge(m, -p.see_capture * depth);
+        }
         let lmp = p.lmp_base + depth * depth * if node.improving { p.lmp_improving } else { 1 };
         let futility = p.fut_base + p.fut_margin * depth;
         let late = depth <= p.lmp_depth && n as i32 > lmp;
         let futile = depth <= p.fut_depth && node.eval + futility <= alpha && n > 1;
-        (late || futile) && !hem.get()
+        let unlikely = depth <= p.hist_prune_depth && order < -p.hist_prune_margin * depth;
+        (late || futile || unlikely || (see && !pos.see_ge(m, -p.see_quiet * depth * depth)))
+            && !hem.get()
     }
 
     /// Step 9, the late move reduction of the `n`th move, a quiet one with ordering score

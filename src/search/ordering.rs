@@ -1,5 +1,5 @@
-//! Move ordering: hash move, captures by MVV-LVA (captures that likely lose material last),
-//! killers, counter-moves, then quiet moves by history.
+//! Move ordering: hash move, captures by MVV-LVA (captures that lose material by static
+//! exchange last), killers, counter-moves, then quiet moves by history.
 
 use crate::board::{Move, MoveList, PieceKind, Position};
 use crate::psq::VALUES;
@@ -19,7 +19,7 @@ pub const KILLER_2: i32 = KILLER - 1_000;
 /// The counter-move's score: the bottom of the refutations' band. Quiet moves score their
 /// history and continuations below it (within ±3·`HISTORY_MAX`), losing captures far below.
 pub const COUNTER_MOVE: i32 = KILLER - 2_000;
-/// Taken off the MVV-LVA score of a capture that probably loses material.
+/// Taken off the MVV-LVA score of a capture that loses material by static exchange.
 pub const LOSING_CAPTURE: i32 = 200_000;
 /// The score of a non-capture (an evasion) in the quiescence ordering.
 const QUIET_IN_QUIESCENCE: i32 = -1_000_000;
@@ -144,8 +144,8 @@ pub fn is_capture(pos: &Position, m: Move) -> bool {
     pos.piece_at(m.to()).is_some()
 }
 
-/// MVV-LVA score of a capture, or a large negative score if the capture probably loses material
-/// (a more valuable piece takes a less valuable defended one).
+/// MVV-LVA score of a capture, or a large negative score if the capture loses material by
+/// static exchange (`Position::see_ge`; only a capture by a more valuable piece can).
 fn capture_score(pos: &Position, m: Move) -> i32 {
     let victim = pos.piece_at(m.to()).map_or(0, |p| VALUES[p.kind().index()]);
     let attacker_value = match pos.piece_at(m.from()).map(|p| p.kind()) {
@@ -153,7 +153,7 @@ fn capture_score(pos: &Position, m: Move) -> i32 {
         Some(k) => VALUES[k.index()],
     };
     let mvv_lva = victim * 16 - attacker_value / 16;
-    if attacker_value > victim && pos.is_attacked(m.to(), !pos.side_to_move()) {
+    if attacker_value > victim && !pos.see_ge(m, 0) {
         mvv_lva - LOSING_CAPTURE
     } else {
         mvv_lva
