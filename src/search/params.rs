@@ -185,18 +185,18 @@ params! {
     fut_base: i32 = 100, 0..=400, step 10;
     /// …plus this many per ply of depth.
     fut_margin: i32 = 84, 20..=300, step 8;
-    /// Static exchange pruning applies at this depth or less (0: off; docs/strength/stage4.md,
-    /// "Static exchange")…
-    see_depth: i32 = 6, 0..=10, step 1;
+    /// Static exchange pruning applies at this depth or less (0: off; 6 gained in self-play
+    /// but not against the peers, docs/strength/stage4.md, "Static exchange")…
+    see_depth: i32 = 0, 0..=10, step 1;
     /// …to a capture that loses more than this many centipawns per ply of depth by static
     /// exchange (`Position::see_ge`)…
     see_capture: i32 = 100, 0..=1000, step 20;
     /// …and to a quiet move that loses more than this many per ply of depth squared.
     see_quiet: i32 = 20, 0..=200, step 4;
     /// History pruning: a quiet move whose ordering score (history and continuations) is
-    /// below `−hist_prune_margin · depth` is skipped at this depth or less (0: off; the same
-    /// page)…
-    hist_prune_depth: i32 = 3, 0..=8, step 1;
+    /// below `−hist_prune_margin · depth` is skipped at this depth or less (0: off; 3 was
+    /// tried with `see_depth` 6, the same page)…
+    hist_prune_depth: i32 = 0, 0..=8, step 1;
     /// …with this margin per ply.
     hist_prune_margin: i32 = 4000, 500..=20000, step 500;
     /// Late move reductions apply at this depth or more…
