@@ -73,7 +73,7 @@ impl Position {
         }
         let mut occ = self.occupied().without(from).with(to);
         let mut stm = self.side_to_move();
-        // `res` is 1 while the exchange so far reaches the threshold for the side to move.
+        // `res` is true while the exchange so far reaches the threshold for the side to move.
         let mut res = true;
         // The piece on `to` is never one of its own attackers.
         let target = !Bitboard::from_square(to);
