@@ -75,11 +75,10 @@ impl Position {
         let mut stm = self.side_to_move();
         // `res` is true while the exchange so far reaches the threshold for the side to move.
         let mut res = true;
-        // The piece on `to` is never one of its own attackers.
-        let target = !Bitboard::from_square(to);
         loop {
             stm = !stm;
-            let attackers = self.attackers_to(to, occ) & target;
+            // No attack table holds its own point, so the victim on `to` is never an attacker.
+            let attackers = self.attackers_to(to, occ);
             let ours = attackers & self.color_bb(stm);
             if ours.is_empty() {
                 break;
