@@ -51,6 +51,10 @@ struct Node {
     repeated: bool,
     /// The null move showed a mate against the side to move.
     threat: bool,
+    /// An expected cut node: a null-window node whose parent expects a cut-off from it.
+    cut: bool,
+    /// The hash move is a capture.
+    tt_capture: bool,
     /// The static evaluation, refined by the hash score (`refined_eval`).
     eval: Score,
     /// The static evaluation (`-INFINITE` in check).
@@ -365,6 +369,7 @@ impl Searcher {
     /// loop (11) the table store (`store`). The steps are inlined, so a node is one frame
     /// (`prune_node`, `update_histories` and `store` need `#[inline(always)]`: with
     /// `#[inline]` alone LLVM kept them out of line).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn negamax(
         &mut self,
         pos: &Position,
@@ -373,6 +378,7 @@ impl Searcher {
         mut beta: Score,
         ply: usize,
         null_ok: bool,
+        cut: bool,
     ) -> Score {
         // Step 1. Entry.
         let pv = beta - alpha > 1;
@@ -435,6 +441,8 @@ impl Searcher {
             improving: !in_check && ply >= 2 && static_eval > self.stack[idx - 2].eval,
             repeated,
             threat: false,
+            cut,
+            tt_capture: tt_move.is_some_and(|m| is_capture(pos, m)),
             eval,
             static_eval,
         };
@@ -512,7 +520,7 @@ impl Searcher {
             let new_depth = node.depth - 1 + extension;
             let mut v;
             if n == 1 {
-                v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true, !pv && !cut);
             } else {
                 // Step 9. The reduction, verified at full depth, then with the full window.
                 let r = if quiet {
@@ -520,12 +528,14 @@ impl Searcher {
                 } else {
                     0
                 };
-                v = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                let (lo, hi, next) = (-alpha - 1, -alpha, ply + 1);
+                // A reduced move's child is expected to cut; unreduced, it takes turns.
+                v = -self.negamax(&child, new_depth - r, lo, hi, next, true, r > 0 || !cut);
                 if v > alpha && r > 0 {
-                    v = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                    v = -self.negamax(&child, new_depth, lo, hi, next, true, !cut);
                 }
                 if v > alpha && v < beta {
-                    v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                    v = -self.negamax(&child, new_depth, -beta, hi, next, true, false);
                 }
             }
             if self.aborted {
@@ -623,7 +633,15 @@ impl Searcher {
             self.push_frame(idx, &child, false, None, false);
             self.push_eval(ply + 1, pos, None);
             self.stack[idx].moved = None;
-            let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+            let v = -self.negamax(
+                &child,
+                depth - 1 - r,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                false,
+                !node.cut,
+            );
             if self.aborted {
                 return ControlFlow::Break(Score::DRAW);
             }
@@ -667,8 +685,9 @@ impl Searcher {
 
     /// Step 7, singular extension of the hash move `m`: it is extended when every other move
     /// falls well short of its score in a shallower search; when even without it the node
-    /// fails high, the node is cut (multi-cut). Breaks with the node's score (or an abort's),
-    /// or continues with the extension.
+    /// fails high, the node is cut (multi-cut); when not, but its hash score is at least
+    /// beta, it is searched `se_negative` plies shallower. Breaks with the node's score (or
+    /// an abort's), or continues with the extension.
     #[inline]
     fn singular_extension(
         &mut self,
@@ -696,7 +715,8 @@ impl Searcher {
         let singular_beta = s - p.se_margin * depth;
         let se_depth = (depth - 1) / p.se_depth_div;
         self.excluded[ply] = Some(m);
-        let v = self.negamax(pos, se_depth, singular_beta - 1, singular_beta, ply, false);
+        let window = (singular_beta - 1, singular_beta);
+        let v = self.negamax(pos, se_depth, window.0, window.1, ply, false, node.cut);
         self.excluded[ply] = None;
         if self.aborted {
             ControlFlow::Break(Score::DRAW)
@@ -704,6 +724,8 @@ impl Searcher {
             ControlFlow::Continue(self.params.se_extension)
         } else if singular_beta >= beta {
             ControlFlow::Break(singular_beta)
+        } else if s >= beta {
+            ControlFlow::Continue(-self.params.se_negative)
         } else {
             ControlFlow::Continue(0)
         }
@@ -765,6 +787,12 @@ impl Searcher {
         }
         if node.threat {
             r -= p.lmr_threat;
+        }
+        if node.cut {
+            r += p.lmr_cut;
+        }
+        if node.tt_capture {
+            r += p.lmr_tt_capture;
         }
         if hem.get() {
             r -= p.hem_lmr;

@@ -168,6 +168,9 @@ params! {
     se_depth_div: i32 = 2, 1..=4, step 1;
     /// …and extended this many plies when it is singular.
     se_extension: i32 = 1, 0..=2, step 1;
+    /// …and searched this many plies shallower when it is not, yet the hash score is at
+    /// least beta: another move likely cuts off too (0: off).
+    se_negative: i32 = 0, 0..=2, step 1;
     /// Singular extension: the hash entry must be at most this many plies shallower.
     se_tt_depth: i32 = 2, 1..=6, step 1;
     /// Singular extension: the test's bound lies this many centipawns per ply of depth below
@@ -215,6 +218,11 @@ params! {
     lmr_not_improving: i32 = 1, 0..=3, step 1;
     /// …and this many less when the null move showed a mate threat.
     lmr_threat: i32 = 2, 0..=4, step 1;
+    /// Late move reduction: this many more at an expected cut node (a null-window node
+    /// searched to refute its parent's move; 0: off)…
+    lmr_cut: i32 = 0, 0..=3, step 1;
+    /// …and this many more where the hash move is a capture (0: off).
+    lmr_tt_capture: i32 = 0, 0..=2, step 1;
     /// Late move reduction: one ply less (more) per this much good (bad) ordering score of a
     /// quiet move (history and continuations)…
     lmr_history_div: i32 = 7750, 1000..=32000, step 500;

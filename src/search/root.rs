@@ -398,11 +398,11 @@ impl Searcher {
         self.push_frame(idx, &child, check, Some(m), capture);
         self.push_eval(1, pos, Some(m));
         if first {
-            return -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+            return -self.negamax(&child, depth - 1, -beta, -alpha, 1, true, false);
         }
-        let v = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true);
+        let v = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true, true);
         if v > alpha && v < beta && !self.aborted {
-            return -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+            return -self.negamax(&child, depth - 1, -beta, -alpha, 1, true, false);
         }
         v
     }
