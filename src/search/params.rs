@@ -169,8 +169,9 @@ params! {
     /// …and extended this many plies when it is singular.
     se_extension: i32 = 1, 0..=2, step 1;
     /// …and searched this many plies shallower when it is not, yet the hash score is at
-    /// least beta: another move likely cuts off too (0: off).
-    se_negative: i32 = 0, 0..=2, step 1;
+    /// least beta: another move likely cuts off too (0: off; docs/strength/stage4.md, "The
+    /// hash move searched shallower").
+    se_negative: i32 = 1, 0..=2, step 1;
     /// Singular extension: the hash entry must be at most this many plies shallower.
     se_tt_depth: i32 = 2, 1..=6, step 1;
     /// Singular extension: the test's bound lies this many centipawns per ply of depth below
