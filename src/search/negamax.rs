@@ -420,32 +420,9 @@ impl Searcher {
                 return s;
             }
         }
-        // Step 4. Static evaluation (none in check), refined by the hash score for the pruning.
-        let static_eval = match hit {
-            _ if in_check => -Score::INFINITE,
-            Some(h) => h.eval,
-            None => self.evaluate(pos, ply),
-        };
-        self.stack[idx].eval = static_eval;
-        let eval = if in_check || repeated {
-            static_eval
-        } else {
-            refined_eval(hit, static_eval, ply, pos)
-        };
-        let mut node = Node {
-            ply,
-            idx,
-            depth,
-            pv,
-            in_check,
-            improving: !in_check && ply >= 2 && static_eval > self.stack[idx - 2].eval,
-            repeated,
-            threat: false,
-            cut,
-            tt_capture: tt_move.is_some_and(|m| is_capture(pos, m)),
-            eval,
-            static_eval,
-        };
+        // Step 4. Static evaluation.
+        let mut node = self.node_of(pos, hit, ply, depth, pv, repeated, cut);
+        let eval = node.eval;
         // A stalemate loses: seen before the pruning below could stand pat on it.
         if !in_check && stalemated(pos) {
             return Score::mated_in(ply as i32);
@@ -518,26 +495,12 @@ impl Searcher {
             self.push_frame(idx, &child, gives_check, Some(m), capture);
             self.push_eval(ply + 1, pos, Some(m));
             let new_depth = node.depth - 1 + extension;
-            let mut v;
-            if n == 1 {
-                v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true, !pv && !cut);
+            let r = if n > 1 && quiet {
+                self.reduction(&node, n, new_depth, order, &mut hem)
             } else {
-                // Step 9. The reduction, verified at full depth, then with the full window.
-                let r = if quiet {
-                    self.reduction(&node, n, new_depth, order, &mut hem)
-                } else {
-                    0
-                };
-                let (lo, hi, next) = (-alpha - 1, -alpha, ply + 1);
-                // A reduced move's child is expected to cut; unreduced, it takes turns.
-                v = -self.negamax(&child, new_depth - r, lo, hi, next, true, r > 0 || !cut);
-                if v > alpha && r > 0 {
-                    v = -self.negamax(&child, new_depth, lo, hi, next, true, !cut);
-                }
-                if v > alpha && v < beta {
-                    v = -self.negamax(&child, new_depth, -beta, hi, next, true, false);
-                }
-            }
+                0
+            };
+            let v = self.search_child(&child, &node, n, new_depth, r, alpha, beta);
             if self.aborted {
                 return Score::DRAW;
             }
@@ -562,15 +525,92 @@ impl Searcher {
             return if n == 0 { alpha } else { best };
         }
         // Step 11. The table store.
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > old_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.store(key, &node, best, best_move.or(tt_move), bound);
+        self.store(key, &node, best, best_move.or(tt_move), old_alpha, beta);
         best
+    }
+
+    /// Step 4, the node's record: its static evaluation (none in check, from the hash entry
+    /// when there is one), refined by the hash score for the pruning, and what the steps
+    /// after know of it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn node_of(
+        &mut self,
+        pos: &Position,
+        hit: Option<Hit>,
+        ply: usize,
+        depth: i32,
+        pv: bool,
+        repeated: bool,
+        cut: bool,
+    ) -> Node {
+        let idx = self.root + ply;
+        let in_check = self.stack[idx].in_check;
+        let static_eval = match hit {
+            _ if in_check => -Score::INFINITE,
+            Some(h) => h.eval,
+            None => self.evaluate(pos, ply),
+        };
+        self.stack[idx].eval = static_eval;
+        let eval = if in_check || repeated {
+            static_eval
+        } else {
+            refined_eval(hit, static_eval, ply, pos)
+        };
+        Node {
+            ply,
+            idx,
+            depth,
+            pv,
+            in_check,
+            improving: !in_check && ply >= 2 && static_eval > self.stack[idx - 2].eval,
+            repeated,
+            threat: false,
+            cut,
+            tt_capture: hit.and_then(|h| h.mv).is_some_and(|m| is_capture(pos, m)),
+            eval,
+            static_eval,
+        }
+    }
+
+    /// Step 9, the search of the `n`th move's `child`, `new_depth` plies deep: the first
+    /// with the node's window; a later one with a null window, first `r` plies shallower
+    /// (the late move reduction) and verified at full depth, then with the full window when
+    /// it lands inside it. From the node's side.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_child(
+        &mut self,
+        child: &Position,
+        node: &Node,
+        n: usize,
+        new_depth: i32,
+        r: i32,
+        alpha: Score,
+        beta: Score,
+    ) -> Score {
+        let (next, cut) = (node.ply + 1, node.cut);
+        if n == 1 {
+            return -self.negamax(
+                child,
+                new_depth,
+                -beta,
+                -alpha,
+                next,
+                true,
+                !node.pv && !cut,
+            );
+        }
+        let (lo, hi) = (-alpha - 1, -alpha);
+        // A reduced move's child is expected to cut; unreduced, it takes turns.
+        let mut v = -self.negamax(child, new_depth - r, lo, hi, next, true, r > 0 || !cut);
+        if v > alpha && r > 0 {
+            v = -self.negamax(child, new_depth, lo, hi, next, true, !cut);
+        }
+        if v > alpha && v < beta {
+            v = -self.negamax(child, new_depth, -beta, hi, next, true, false);
+        }
+        v
     }
 
     /// Step 2: the rules in the referee's order (`board::rules`): a repetition verdict first
@@ -843,10 +883,26 @@ impl Searcher {
         }
     }
 
-    /// Step 11, the table store of the node's result `best` with its `bound` and move `mv`:
-    /// a rule-band result (path-dependent) keeps only the move.
+    /// Step 11, the table store of the node's result `best` and move `mv`, its bound told
+    /// by the window the node was searched with: a rule-band result (path-dependent) keeps
+    /// only the move.
     #[inline(always)]
-    fn store(&mut self, key: u64, node: &Node, best: Score, mv: Option<Move>, bound: Bound) {
+    fn store(
+        &mut self,
+        key: u64,
+        node: &Node,
+        best: Score,
+        mv: Option<Move>,
+        old_alpha: Score,
+        beta: Score,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
         let (score, bound) = match best.to_tt(node.ply as i32) {
             Some(s) => (s, bound),
             None => (0, Bound::None),
