@@ -53,8 +53,6 @@ struct Node {
     threat: bool,
     /// An expected cut node: a null-window node whose parent expects a cut-off from it.
     cut: bool,
-    /// The hash move is a capture.
-    tt_capture: bool,
     /// The static evaluation, refined by the hash score (`refined_eval`).
     eval: Score,
     /// The static evaluation (`-INFINITE` in check).
@@ -567,7 +565,6 @@ impl Searcher {
             repeated,
             threat: false,
             cut,
-            tt_capture: hit.and_then(|h| h.mv).is_some_and(|m| is_capture(pos, m)),
             eval,
             static_eval,
         }
@@ -830,9 +827,6 @@ impl Searcher {
         }
         if node.cut {
             r += p.lmr_cut;
-        }
-        if node.tt_capture {
-            r += p.lmr_tt_capture;
         }
         if hem.get() {
             r -= p.hem_lmr;

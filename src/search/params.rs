@@ -220,10 +220,8 @@ params! {
     /// …and this many less when the null move showed a mate threat.
     lmr_threat: i32 = 2, 0..=4, step 1;
     /// Late move reduction: this many more at an expected cut node (a null-window node
-    /// searched to refute its parent's move; 0: off)…
+    /// searched to refute its parent's move; 0: off).
     lmr_cut: i32 = 0, 0..=3, step 1;
-    /// …and this many more where the hash move is a capture (0: off).
-    lmr_tt_capture: i32 = 0, 0..=2, step 1;
     /// Late move reduction: one ply less (more) per this much good (bad) ordering score of a
     /// quiet move (history and continuations)…
     lmr_history_div: i32 = 7750, 1000..=32000, step 500;
