@@ -717,13 +717,15 @@ impl Searcher {
             counter,
             cont: [cont_at(1), cont_at(2)],
             in_check: self.stack[idx].in_check,
+            threat_order: self.params.threat_order,
         }
     }
 
     /// Step 7, singular extension of the hash move `m`: it is extended when every other move
     /// falls well short of its score in a shallower search; when even without it the node
-    /// fails high, the node is cut (multi-cut); when not, but its hash score is at least
-    /// beta, it is searched `se_negative` plies shallower. Breaks with the node's score (or
+    /// fails high, the node is cut (multi-cut: where the test's bound is at least beta, or with
+    /// `se_multicut` where its score is); when not, but its hash score is at least beta, it is
+    /// searched `se_negative` plies shallower, and `se_negative_cut` at an expected cut node. Breaks with the node's score (or
     /// an abort's), or continues with the extension.
     #[inline]
     fn singular_extension(
@@ -761,8 +763,12 @@ impl Searcher {
             ControlFlow::Continue(self.params.se_extension)
         } else if singular_beta >= beta {
             ControlFlow::Break(singular_beta)
+        } else if self.params.se_multicut > 0 && v >= beta && !v.is_decisive() {
+            ControlFlow::Break(v)
         } else if s >= beta {
             ControlFlow::Continue(-self.params.se_negative)
+        } else if node.cut {
+            ControlFlow::Continue(-self.params.se_negative_cut)
         } else {
             ControlFlow::Continue(0)
         }

@@ -1,7 +1,8 @@
 //! Move ordering: hash move, captures by MVV-LVA (captures that lose material by static
-//! exchange last), killers, counter-moves, then quiet moves by history.
+//! exchange last), killers, counter-moves, then quiet moves by history (and, with
+//! `threat_order`, by the attacks of lesser pieces they escape or walk into).
 
-use crate::board::{Move, MoveList, PieceKind, Position};
+use crate::board::{attacks, Bitboard, Move, MoveList, PieceKind, Position, Square};
 use crate::psq::VALUES;
 
 /// History scores are kept within ±`HISTORY_MAX`.
@@ -191,6 +192,73 @@ pub struct Context {
     pub cont: [Option<usize>; 2],
     /// Whether the side to move is in check (so that generation need not find it out).
     pub in_check: bool,
+    /// The ordering bonus of a rook's quiet move out of the attack of a lesser piece, and its
+    /// malus into one (`Threats`; 0: quiet moves by history alone).
+    pub threat_order: i32,
+}
+
+/// The points the enemy of the side to move attacks, by the kind of its least valuable
+/// attacker: what a quiet move escapes or walks into, as Pikafish's move picker weighs it.
+struct Threats {
+    /// The points a pawn attacks.
+    pawn: Bitboard,
+    /// …or a pawn, an advisor or an elephant.
+    defender: Bitboard,
+    /// …or any of those, a horse or a cannon.
+    minor: Bitboard,
+}
+
+impl Threats {
+    /// The enemy's attacks in `pos`. A cannon's count on empty points too: those past its
+    /// screen, up to and including the next piece.
+    fn of(pos: &Position) -> Threats {
+        let them = !pos.side_to_move();
+        let occ = pos.occupied();
+        let union = |kind: PieceKind, f: &dyn Fn(Square) -> Bitboard| {
+            pos.pieces(them, kind)
+                .fold(Bitboard::EMPTY, |acc, s| acc | f(s))
+        };
+        let pawn = union(PieceKind::Pawn, &|s| {
+            attacks::PAWN_STEPS[them.index()][s.index()]
+        });
+        let defender = pawn
+            | union(PieceKind::Advisor, &|s| attacks::ADVISOR_STEPS[s.index()])
+            | union(PieceKind::Elephant, &|s| attacks::elephant(s, occ));
+        let minor = defender
+            | union(PieceKind::Horse, &|s| attacks::horse(s, occ))
+            | union(PieceKind::Cannon, &|s| {
+                let near = attacks::rook(s, occ);
+                attacks::rook(s, occ & !(near & occ)) & !near
+            });
+        Threats {
+            pawn,
+            defender,
+            minor,
+        }
+    }
+
+    /// The ordering bonus of the quiet move `m` (`full` for a rook, half of it for a horse or a
+    /// cannon, a quarter for the others): gained by a piece that leaves a point a lesser piece
+    /// attacks for one none does, lost by a piece that moves to such a point.
+    #[inline]
+    fn bonus(&self, pos: &Position, m: Move, full: i32) -> i32 {
+        let Some(piece) = pos.piece_at(m.from()) else {
+            return 0;
+        };
+        let (lesser, value) = match piece.kind() {
+            PieceKind::King => return 0,
+            PieceKind::Rook => (self.minor, full),
+            PieceKind::Horse | PieceKind::Cannon => (self.defender, full / 2),
+            _ => (self.pawn, full / 4),
+        };
+        if lesser.has(m.to()) {
+            -value
+        } else if lesser.has(m.from()) {
+            value
+        } else {
+            0
+        }
+    }
 }
 
 impl Picker {
@@ -208,6 +276,7 @@ impl Picker {
 
     /// Scores the listed moves.
     fn score(&mut self, pos: &Position, ctx: &Context, h: &Heuristics) {
+        let threats = (ctx.threat_order > 0).then(|| Threats::of(pos));
         for (i, m) in self.moves.iter().enumerate() {
             self.scores[i] = if Some(m) == ctx.tt_move {
                 HASH_MOVE
@@ -225,7 +294,10 @@ impl Picker {
             } else if Some(m) == ctx.counter {
                 COUNTER_MOVE
             } else {
-                h.quiet_score(&ctx.cont, pos, m)
+                let escape = threats
+                    .as_ref()
+                    .map_or(0, |t| t.bonus(pos, m, ctx.threat_order));
+                h.quiet_score(&ctx.cont, pos, m) + escape
             };
         }
     }
@@ -310,7 +382,7 @@ impl Picker {
 
 #[cfg(test)]
 mod tests {
-    use super::{Context, Heuristics, Picker, HASH_MOVE};
+    use super::{Context, Heuristics, Picker, Threats, HASH_MOVE};
     use crate::board::{random_walk_positions, Move, Position};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
@@ -334,6 +406,7 @@ mod tests {
                 counter: None,
                 cont: [None; 2],
                 in_check: pos.in_check(),
+                threat_order: 0,
             };
             let full = drain(Picker::new(pos, legal.clone(), &ctx, &h), pos, &ctx, &h);
             let staged = drain(Picker::hash_first(tt), pos, &ctx, &h);
@@ -342,5 +415,20 @@ mod tests {
             assert_eq!(staged.len(), legal.len());
         }
         assert!(positions.len() > 1000, "{} positions", positions.len());
+    }
+
+    #[test]
+    fn a_rook_gains_by_leaving_a_horses_attack_and_loses_by_walking_into_a_cannons() {
+        // A black horse on b7 attacks the red rook on a5 (and c5); a black cannon on i9 aims
+        // over the pawn on i6 at i5 down to i0.
+        let pos = Position::from_fen("5k2c/9/1n7/8p/R8/9/7R1/9/9/3K5 w").unwrap();
+        let t = Threats::of(&pos);
+        let bonus = |text: &str| t.bonus(&pos, pos.parse_move(text).unwrap(), 1000);
+        assert_eq!(bonus("a5a4"), 1000, "out of the horse's attack");
+        assert_eq!(bonus("a5b5"), 1000);
+        assert_eq!(bonus("a5c5"), -1000, "from one attack into another");
+        assert_eq!(bonus("h3i3"), -1000, "past the cannon's screen");
+        assert_eq!(bonus("h3h4"), 0);
+        assert_eq!(bonus("d0e0"), 0, "the general never");
     }
 }

@@ -172,6 +172,12 @@ params! {
     /// least beta: another move likely cuts off too (0: off; docs/strength/stage4.md, "The
     /// hash move searched shallower").
     se_negative: i32 = 1, 0..=2, step 1;
+    /// Multi-cut: 1 cuts the node where the singular test's score (not only its bound) is at
+    /// least beta, as Stockfish does (0: off).
+    se_multicut: i32 = 0, 0..=1, step 1;
+    /// Where the singular test fails at an expected cut node whose hash score is below beta,
+    /// the hash move is searched this many plies shallower (0: off).
+    se_negative_cut: i32 = 0, 0..=2, step 1;
     /// Singular extension: the hash entry must be at most this many plies shallower.
     se_tt_depth: i32 = 2, 1..=6, step 1;
     /// Singular extension: the test's bound lies this many centipawns per ply of depth below
@@ -203,6 +209,10 @@ params! {
     hist_prune_depth: i32 = 0, 0..=8, step 1;
     /// …with this margin per ply.
     hist_prune_margin: i32 = 4000, 500..=20000, step 500;
+    /// A quiet move of a rook out of the attack of a lesser piece orders this much higher,
+    /// one into such an attack this much lower; half as much for a horse or a cannon, a
+    /// quarter for the others (`ordering::Threats`; 0: off).
+    threat_order: i32 = 0, 0..=32000, step 1000;
     /// Late move reductions apply at this depth or more…
     lmr_depth: i32 = 2, 2..=8, step 1;
     /// …to the quiet moves after the first this many.
