@@ -724,9 +724,9 @@ impl Searcher {
     /// Step 7, singular extension of the hash move `m`: it is extended when every other move
     /// falls well short of its score in a shallower search; when even without it the node
     /// fails high, the node is cut (multi-cut: where the test's bound is at least beta, or with
-    /// `se_multicut` where its score is); when not, but its hash score is at least beta, it is
-    /// searched `se_negative` plies shallower, and `se_negative_cut` at an expected cut node. Breaks with the node's score (or
-    /// an abort's), or continues with the extension.
+    /// `se_multicut` where its score is); when not, it is searched `se_negative` plies
+    /// shallower where its hash score is at least beta, or `se_negative_cut` at an expected cut
+    /// node. Breaks with the node's score (or an abort's), or continues with the extension.
     #[inline]
     fn singular_extension(
         &mut self,

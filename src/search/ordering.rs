@@ -2,7 +2,7 @@
 //! exchange last), killers, counter-moves, then quiet moves by history (and, with
 //! `threat_order`, by the attacks of lesser pieces they escape or walk into).
 
-use crate::board::{attacks, Bitboard, Move, MoveList, PieceKind, Position, Square};
+use crate::board::{attacks, chase, Bitboard, Move, MoveList, Piece, PieceKind, Position};
 use crate::psq::VALUES;
 
 /// History scores are kept within ±`HISTORY_MAX`.
@@ -214,22 +214,21 @@ impl Threats {
     fn of(pos: &Position) -> Threats {
         let them = !pos.side_to_move();
         let occ = pos.occupied();
-        let union = |kind: PieceKind, f: &dyn Fn(Square) -> Bitboard| {
-            pos.pieces(them, kind)
-                .fold(Bitboard::EMPTY, |acc, s| acc | f(s))
+        let attacks_by = |kind: PieceKind| {
+            let piece = Piece::new(them, kind);
+            (pos.pieces(them, kind)).fold(Bitboard::EMPTY, |acc, s| {
+                acc | chase::attacks_of(pos, piece, s, occ)
+            })
         };
-        let pawn = union(PieceKind::Pawn, &|s| {
-            attacks::PAWN_STEPS[them.index()][s.index()]
-        });
-        let defender = pawn
-            | union(PieceKind::Advisor, &|s| attacks::ADVISOR_STEPS[s.index()])
-            | union(PieceKind::Elephant, &|s| attacks::elephant(s, occ));
-        let minor = defender
-            | union(PieceKind::Horse, &|s| attacks::horse(s, occ))
-            | union(PieceKind::Cannon, &|s| {
+        let pawn = attacks_by(PieceKind::Pawn);
+        let defender = pawn | attacks_by(PieceKind::Advisor) | attacks_by(PieceKind::Elephant);
+        let cannons = pos
+            .pieces(them, PieceKind::Cannon)
+            .fold(Bitboard::EMPTY, |acc, s| {
                 let near = attacks::rook(s, occ);
-                attacks::rook(s, occ & !(near & occ)) & !near
+                acc | (attacks::rook(s, occ & !(near & occ)) & !near)
             });
+        let minor = defender | attacks_by(PieceKind::Horse) | cannons;
         Threats {
             pawn,
             defender,
