@@ -415,6 +415,9 @@ impl Searcher {
         let tt_move = hit.and_then(|h| h.mv);
         if let Some(h) = hit.filter(|h| !pv && !repeated && h.depth >= depth) {
             if let Some(s) = tt_cutoff(&h, alpha, beta, ply, pos) {
+                if s >= beta && self.params.hist_tt_cut > 0 {
+                    self.reward_tt_move(pos, h.mv, ply, depth);
+                }
                 return s;
             }
         }
@@ -493,8 +496,17 @@ impl Searcher {
             self.push_frame(idx, &child, gives_check, Some(m), capture);
             self.push_eval(ply + 1, pos, Some(m));
             let new_depth = node.depth - 1 + extension;
+            // A capture that loses by static exchange orders below zero: with
+            // `lmr_bad_captures` it is reduced as a quiet move of no history.
             let r = if n > 1 && quiet {
                 self.reduction(&node, n, new_depth, order, &mut hem)
+            } else if n > 1
+                && capture
+                && !gives_check
+                && order < 0
+                && self.params.lmr_bad_captures > 0
+            {
+                self.reduction(&node, n, new_depth, 0, &mut hem)
             } else {
                 0
             };
@@ -705,20 +717,44 @@ impl Searcher {
             .checked_sub(1)
             .and_then(|_| self.stack[idx - 1].moved)
             .and_then(|(p, m)| self.tables.heur.counter[p][m.to().index()]);
+        Context {
+            tt_move,
+            killers: self.tables.heur.killers[ply],
+            counter,
+            cont: self.cont_bases(ply),
+            in_check: self.stack[idx].in_check,
+            threat_order: self.params.threat_order,
+        }
+    }
+
+    /// The continuation tables that follow the two moves before the node at `ply`.
+    #[inline]
+    fn cont_bases(&self, ply: usize) -> [Option<usize>; 2] {
+        let idx = self.root + ply;
         let cont_at = |k: usize| {
             (ply >= k)
                 .then(|| self.stack[idx - k].moved)
                 .flatten()
                 .map(|(p, m)| cont_index(p, m.to().index()))
         };
-        Context {
-            tt_move,
-            killers: self.tables.heur.killers[ply],
-            counter,
-            cont: [cont_at(1), cont_at(2)],
-            in_check: self.stack[idx].in_check,
-            threat_order: self.params.threat_order,
+        [cont_at(1), cont_at(2)]
+    }
+
+    /// Step 3, after a hash cut-off at a fail high (`hist_tt_cut`): the hash move `mv`, when
+    /// quiet, gets the history and continuation bonus of a cut-off `depth` plies deep.
+    #[cold]
+    fn reward_tt_move(&mut self, pos: &Position, mv: Option<Move>, ply: usize, depth: i32) {
+        let Some(m) = mv.filter(|&m| !is_capture(pos, m)) else {
+            return;
+        };
+        if pos.piece_at(m.from()).map(|p| p.color()) != Some(pos.side_to_move()) {
+            return;
         }
+        let bonus = self.params.history_bonus(depth);
+        let cont = self.cont_bases(ply);
+        let heur = &mut self.tables.heur;
+        heur.update_history(pos, m, bonus);
+        heur.update_cont(&cont, pos, m, bonus);
     }
 
     /// Step 7, singular extension of the hash move `m`: it is extended when every other move
@@ -855,7 +891,7 @@ impl Searcher {
         cont: &[Option<usize>; 2],
     ) {
         let p = &self.params;
-        let bonus = (p.hist_bonus_mul * node.depth - p.hist_bonus_sub).min(p.hist_bonus_max);
+        let bonus = p.history_bonus(node.depth);
         let heur = &mut self.tables.heur;
         let capture = is_capture(pos, m);
         if capture {
@@ -870,9 +906,10 @@ impl Searcher {
         heur.add_killer(node.ply, m);
         heur.update_history(pos, m, bonus);
         heur.update_cont(cont, pos, m, bonus);
+        let malus = bonus * p.hist_malus_pct / 100;
         for &q in tried.quiets() {
-            heur.update_history(pos, q, -bonus);
-            heur.update_cont(cont, pos, q, -bonus);
+            heur.update_history(pos, q, -malus);
+            heur.update_cont(cont, pos, q, -malus);
         }
         let before = node
             .ply
@@ -980,7 +1017,10 @@ impl Searcher {
             best = stand;
             pos.legal_captures_with(false)
         };
-        let mut picker = Picker::captures(pos, moves);
+        let tt_move = hit
+            .and_then(|h| h.mv)
+            .filter(|_| self.params.qs_tt_move > 0);
+        let mut picker = Picker::captures(pos, moves, tt_move);
         let mut best_move = None;
         while let Some((m, order)) = picker.pick() {
             if !in_check {

@@ -340,11 +340,13 @@ impl Picker {
         self.pick()
     }
 
-    /// Orders captures only (quiescence): MVV-LVA.
-    pub fn captures(pos: &Position, moves: MoveList) -> Picker {
+    /// Orders captures only (quiescence): MVV-LVA, after `tt_move` when it is listed.
+    pub fn captures(pos: &Position, moves: MoveList, tt_move: Option<Move>) -> Picker {
         let mut scores = [0i32; 128];
         for (i, m) in moves.iter().enumerate() {
-            scores[i] = if is_capture(pos, m) {
+            scores[i] = if Some(m) == tt_move {
+                HASH_MOVE
+            } else if is_capture(pos, m) {
                 capture_score(pos, m)
             } else {
                 QUIET_IN_QUIESCENCE
@@ -414,6 +416,44 @@ mod tests {
             assert_eq!(staged.len(), legal.len());
         }
         assert!(positions.len() > 1000, "{} positions", positions.len());
+    }
+
+    #[test]
+    fn quiescence_hands_out_a_listed_hash_move_first_then_mvv_lva() {
+        let mut rng = StdRng::seed_from_u64(12);
+        let mut tested = 0;
+        for pos in random_walk_positions(12, 20, 80) {
+            let captures = pos.legal_captures_with(false);
+            if captures.len() < 2 {
+                continue;
+            }
+            let tt = captures.get(rng.random_range(0..captures.len()));
+            let mut with = Picker::captures(&pos, captures.clone(), Some(tt));
+            assert_eq!(with.pick(), Some((tt, HASH_MOVE)), "{pos:?}");
+            // The rest best first, with the scores they have without a hash move.
+            let rest: Vec<(Move, i32)> = std::iter::from_fn(|| with.pick()).collect();
+            assert!(rest.windows(2).all(|w| w[0].1 >= w[1].1), "{pos:?}");
+            let mut without = Picker::captures(&pos, captures.clone(), None);
+            let mut plain: Vec<(Move, i32)> = std::iter::from_fn(|| without.pick())
+                .filter(|&(m, _)| m != tt)
+                .collect();
+            let mut sorted = rest.clone();
+            sorted.sort_by_key(|&(m, _)| m.raw());
+            plain.sort_by_key(|&(m, _)| m.raw());
+            assert_eq!(sorted, plain, "{pos:?}");
+            // A hash move that is not listed (a quiet one) changes nothing.
+            let quiet = pos.legal_moves().iter().find(|&m| !captures.contains(m));
+            if let Some(q) = quiet {
+                let mut other = Picker::captures(&pos, captures.clone(), Some(q));
+                let all: Vec<Move> = std::iter::from_fn(|| other.pick())
+                    .map(|(m, _)| m)
+                    .collect();
+                assert_eq!(all.len(), captures.len());
+                assert!(!all.contains(&q));
+            }
+            tested += 1;
+        }
+        assert!(tested > 200, "{tested} positions with captures");
     }
 
     #[test]

@@ -237,6 +237,9 @@ params! {
     lmr_history_div: i32 = 7750, 1000..=32000, step 500;
     /// …at most this many plies either way.
     lmr_history_max: i32 = 2, 0..=4, step 1;
+    /// Late move reduction of a capture that loses by static exchange, as a quiet move of no
+    /// history: 1 on, 0 off (captures are not reduced).
+    lmr_bad_captures: i32 = 0, 0..=1, step 1;
     /// History bonus on a cut-off: this many per ply of depth… (docs/strength/stage1.md, "The
     /// search re-tuned for the network": linear in depth instead of 4·d²)
     hist_bonus_mul: i32 = 132, 20..=400, step 10;
@@ -244,9 +247,17 @@ params! {
     hist_bonus_sub: i32 = 59, 0..=400, step 10;
     /// …and at most this many.
     hist_bonus_max: i32 = 1639, 400..=4000, step 100;
+    /// The malus to the moves tried before the cut-off move is this percentage of its bonus.
+    hist_malus_pct: i32 = 100, 25..=200, step 5;
+    /// A hash cut-off at a fail high gives its quiet hash move the cut-off's history bonus
+    /// (no killer, no malus), as Stockfish does: 1 on, 0 off.
+    hist_tt_cut: i32 = 0, 0..=1, step 1;
     /// Quiescence delta pruning: a capture is skipped when the stand-pat plus the victim plus
     /// this many centipawns cannot reach alpha.
     qs_delta: i32 = 231, 0..=1000, step 20;
+    /// Quiescence: the hash move, when it is among the moves searched, comes first (1; 0:
+    /// captures by MVV-LVA alone).
+    qs_tt_move: i32 = 0, 0..=1, step 1;
     /// Quiescence: quiet moves that give check are searched in this many of a line's
     /// quiescence plies of the side that checks (0: captures only); mates by checks past the
     /// horizon are seen (docs/strength/stage3.md; 2 since "The network's won
@@ -341,6 +352,12 @@ impl Params {
     /// network's evaluation as it is, as the labels of training data must.
     pub fn no_squash(&mut self) {
         self.eval_knee_div = 1;
+    }
+
+    /// The history bonus of a cut-off `depth` plies deep.
+    #[inline]
+    pub fn history_bonus(&self, depth: i32) -> i32 {
+        (self.hist_bonus_mul * depth - self.hist_bonus_sub).min(self.hist_bonus_max)
     }
 
     /// The network's evaluation `v` (centipawns) as the search sees it: unchanged within
