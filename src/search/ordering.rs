@@ -398,7 +398,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(11);
         let h = Heuristics::new(8);
         let positions = random_walk_positions(11, 20, 80);
-        for pos in &positions {
+        for (i, pos) in positions.iter().enumerate() {
             let legal = pos.legal_moves();
             let tt = legal.get(rng.random_range(0..legal.len()));
             let ctx = Context {
@@ -407,7 +407,8 @@ mod tests {
                 counter: None,
                 cont: [None; 2],
                 in_check: pos.in_check(),
-                threat_order: 0,
+                // Every other position with the threats in the quiet moves' order.
+                threat_order: if i % 2 == 0 { 0 } else { 16000 },
             };
             let full = drain(Picker::new(pos, legal.clone(), &ctx, &h), pos, &ctx, &h);
             let staged = drain(Picker::hash_first(tt), pos, &ctx, &h);

@@ -211,8 +211,8 @@ params! {
     hist_prune_margin: i32 = 4000, 500..=20000, step 500;
     /// A quiet move of a rook out of the attack of a lesser piece orders this much higher,
     /// one into such an attack this much lower; half as much for a horse or a cannon, a
-    /// quarter for the others (`ordering::Threats`; 0: off).
-    threat_order: i32 = 0, 0..=32000, step 1000;
+    /// quarter for the others (`ordering::Threats`; 0: off; 32000 screened worse).
+    threat_order: i32 = 16000, 0..=32000, step 1000;
     /// Late move reductions apply at this depth or more…
     lmr_depth: i32 = 2, 2..=8, step 1;
     /// …to the quiet moves after the first this many.
