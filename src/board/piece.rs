@@ -98,7 +98,17 @@ impl Piece {
     /// The piece's kind.
     #[inline(always)]
     pub const fn kind(self) -> PieceKind {
-        PieceKind::ALL[self.index() % 7]
+        // A table of sixteen, so that the lookup needs neither a division nor a bounds check.
+        const KINDS: [PieceKind; 16] = {
+            let mut t = [PieceKind::King; 16];
+            let mut i = 0;
+            while i < 14 {
+                t[i] = PieceKind::ALL[i % 7];
+                i += 1;
+            }
+            t
+        };
+        KINDS[self.index() & 15]
     }
 
     /// FEN letter: upper case for Red, lower case for Black.

@@ -489,8 +489,8 @@ impl Searcher {
             if prune {
                 continue;
             }
+            self.tables.tt.prefetch(pos.key_after(m));
             let child = pos.play(m);
-            self.tables.tt.prefetch(child.key());
             let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
             self.stack[idx].moved = Some((piece, m));
             self.push_frame(idx, &child, gives_check, Some(m), capture);
@@ -1033,6 +1033,7 @@ impl Searcher {
                     continue;
                 }
             }
+            self.tables.tt.prefetch(pos.key_after(m));
             let child = pos.play(m);
             // An evasion keeps the checks of its line; a capture ends them.
             let left = if in_check { checks } else { 0 };
@@ -1046,6 +1047,7 @@ impl Searcher {
         }
         if checks > 0 && !in_check && alpha < beta {
             for m in pos.legal_quiet_checks_with(false).iter() {
+                self.tables.tt.prefetch(pos.key_after(m));
                 let child = pos.play(m);
                 let v = self.qs_child(pos, &child, m, alpha, beta, ply, checks - 1);
                 if self.aborted {
