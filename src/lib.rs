@@ -16,6 +16,7 @@
 pub mod board;
 pub mod eval;
 pub mod host;
+pub mod large;
 pub mod path;
 pub mod protocol;
 pub mod psq;

@@ -41,7 +41,7 @@ pub struct HashError {
     /// The size kept, in MiB.
     pub kept: usize,
     /// The allocator's refusal.
-    pub source: std::collections::TryReserveError,
+    pub source: crate::large::AllocError,
 }
 
 /// One progress report: normally one per completed iteration.

@@ -3,6 +3,7 @@
 //! `threat_order`, by the attacks of lesser pieces they escape or walk into).
 
 use crate::board::{attacks, chase, Bitboard, Move, MoveList, Piece, PieceKind, Position};
+use crate::large::Large;
 use crate::psq::VALUES;
 
 /// History scores are kept within ±`HISTORY_MAX`.
@@ -41,7 +42,7 @@ pub struct Heuristics {
     pub killers: Vec<[Option<Move>; 2]>,
     /// Continuation history, `[piece][to]` of a move one or two plies back, then `[piece][to]`
     /// of the quiet move that followed it: flattened, indexed by [`cont_index`].
-    pub cont: Vec<i16>,
+    pub cont: Large<i16>,
     /// `captures[piece][to][victim kind]`: how often a capture cut off.
     pub captures: Box<[[[i16; 7]; 90]; 14]>,
 }
@@ -62,7 +63,7 @@ impl Heuristics {
             history: Box::new([[0; 90]; 14]),
             counter: Box::new([[None; 90]; 14]),
             killers: vec![[None; 2]; plies],
-            cont: vec![0; PIECE_TO * PIECE_TO],
+            cont: Large::from_fn(PIECE_TO * PIECE_TO, |_| 0),
             captures: Box::new([[[0; 7]; 90]; 14]),
         }
     }

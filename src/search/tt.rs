@@ -19,6 +19,7 @@
 //! otherwise the entry with the lowest `depth - 4·age distance` goes.
 
 use crate::board::Move;
+use crate::large::{AllocError, Large};
 use crate::score::Score;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -150,7 +151,7 @@ pub struct Hit {
 
 /// The table, shared by every search thread (`&self` everywhere but resizing).
 pub struct Table {
-    clusters: Vec<Cluster>,
+    clusters: Large<Cluster>,
     age: AtomicU8,
 }
 
@@ -165,11 +166,9 @@ impl Table {
     }
 
     /// A table of at most `mb` MiB (at least one cluster), or the allocation's error.
-    pub fn try_new(mb: usize) -> Result<Table, std::collections::TryReserveError> {
+    pub fn try_new(mb: usize) -> Result<Table, AllocError> {
         let n = ((mb << 20) / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters = Vec::new();
-        clusters.try_reserve_exact(n)?;
-        clusters.resize_with(n, Cluster::default);
+        let clusters = Large::try_from_fn(n, |_| Cluster::default())?;
         Ok(Table {
             clusters,
             age: AtomicU8::new(1),
@@ -180,7 +179,7 @@ impl Table {
     /// thread between searches). It must not be probed or written.
     pub fn empty() -> Table {
         Table {
-            clusters: Vec::new(),
+            clusters: Large::from_fn(0, |_| Cluster::default()),
             age: AtomicU8::new(1),
         }
     }
@@ -192,7 +191,7 @@ impl Table {
 
     /// Empties the table.
     pub fn clear(&self) {
-        for c in &self.clusters {
+        for c in self.clusters.iter() {
             c.clear();
         }
         self.age.store(1, Ordering::Relaxed);

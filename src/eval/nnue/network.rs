@@ -24,6 +24,7 @@
 
 use super::features::Features;
 use super::simd::{self, LANES};
+use crate::large::Large;
 
 /// File magic.
 pub const MAGIC: [u8; 8] = *b"CHRTNNUE";
@@ -97,12 +98,12 @@ pub struct Network {
     qb: i16,
     scale: i16,
     /// `[inputs][hidden]`.
-    ft_weights: Box<[i16]>,
+    ft_weights: Large<i16>,
     /// Threat sets: the lanes of the threat rows that are not all zero (a multiple of
     /// `LANES` from the first, at most `hidden`), and those rows cut to them,
     /// `[threat inputs][threat_width]`: what the search reads.
     threat_width: usize,
-    threat_weights: Box<[i16]>,
+    threat_weights: Large<i16>,
     ft_bias: Box<[i16]>,
     /// `[buckets][2 * hidden]`.
     out_weights: Box<[i16]>,
@@ -155,7 +156,7 @@ impl Network {
             .filter_map(|row| row.iter().rposition(|&w| w != 0))
             .max()
             .map_or(0, |lane| (lane + 1).next_multiple_of(LANES));
-        let threat_weights = threats
+        let threat_weights: Vec<i16> = threats
             .chunks_exact(hidden)
             .flat_map(|row| &row[..threat_width])
             .copied()
@@ -168,8 +169,8 @@ impl Network {
             qb,
             scale,
             threat_width,
-            threat_weights,
-            ft_weights: ft_weights.into(),
+            threat_weights: Large::from_slice(&threat_weights),
+            ft_weights: Large::from_slice(&ft_weights),
             ft_bias: ft_bias.into(),
             out_weights: out_weights.into(),
             out_bias: out_bias.into(),
