@@ -319,6 +319,11 @@ params! {
     time_fall: f64 = 0.0, 0.0..=4.0, step 0.25;
     /// …within this factor either way.
     time_fall_max: f64 = 1.5, 1.0..=3.0, step 0.1;
+    /// Time: when the best move took at least this percentage of the search's nodes, the
+    /// target shrinks by `time_effort_scale` (Stockfish's node effort; 0: off)…
+    time_effort: i32 = 0, 0..=100, step 2;
+    /// …to this share.
+    time_effort_scale: f64 = 0.76, 0.3..=1.0, step 0.04;
 }
 
 impl Params {

@@ -27,6 +27,8 @@ pub(super) struct RootMove {
     pub previous: Score,
     /// Its line, legal from the root and starting with `mv` (empty while it has none).
     pub pv: Vec<Move>,
+    /// The nodes this thread spent on it in this search, over every iteration.
+    pub effort: u64,
 }
 
 impl RootMove {
@@ -36,6 +38,7 @@ impl RootMove {
             score: -Score::INFINITE,
             previous: -Score::INFINITE,
             pv: Vec::new(),
+            effort: 0,
         }
     }
 
@@ -128,7 +131,9 @@ impl Searcher {
             instability *= self.params.instability_decay;
             self.complete(&root[..lines], depth, limits, result);
             self.report(sink, result);
-            if self.stop_after(result, limits, instability) {
+            // The share of this thread's nodes the best move took (Stockfish's node effort).
+            let effort = root[0].effort * 100 / self.nodes.max(1);
+            if self.stop_after(result, limits, instability, effort) {
                 break;
             }
         }
@@ -264,9 +269,17 @@ impl Searcher {
     }
 
     /// Whether to start no further iteration after the one in `result`: the mate `go mate`
-    /// asks for, the node limit (else the next poll comes exactly at it), the time (never while pondering; an unstable best move gets
-    /// longer), a proven mate searched deep enough (unless the GUI asked for a depth), a stop.
-    fn stop_after(&mut self, result: &SearchResult, limits: &Limits, instability: f64) -> bool {
+    /// asks for, the node limit (else the next poll comes exactly at it), the time (never while
+    /// pondering; an unstable best move gets longer, and with `time_effort` one that took
+    /// `effort` per cent of the nodes or more gets shorter), a proven mate searched deep enough
+    /// (unless the GUI asked for a depth), a stop.
+    fn stop_after(
+        &mut self,
+        result: &SearchResult,
+        limits: &Limits,
+        instability: f64,
+        effort: u64,
+    ) -> bool {
         let score = result.score;
         if limits.mate.is_some_and(|n| score >= mate_within(n)) {
             return true;
@@ -282,8 +295,14 @@ impl Searcher {
                 Some(was) if !was.is_decisive() && !score.is_decisive() => was.get() - score.get(),
                 _ => 0,
             };
-            if b.soft_stop(result.depth, elapsed, instability, fell, &self.params)
-                || self.watch.out_of_time()
+            if b.soft_stop(
+                result.depth,
+                elapsed,
+                instability,
+                fell,
+                effort,
+                &self.params,
+            ) || self.watch.out_of_time()
             {
                 return true;
             }
@@ -342,7 +361,9 @@ impl Searcher {
             if self.is_main() && self.watch.signals.elapsed_ms() >= CURRMOVE_AFTER_MS {
                 sink.current_move(depth as u32, m, (skipped + i + 1) as u32);
             }
+            let before = self.nodes;
             let v = self.search_root_move(pos, m, i == 0, depth, alpha, beta);
+            moves[i].effort += self.nodes - before;
             if self.aborted {
                 return best.max(alpha);
             }

@@ -15,7 +15,8 @@
 //! at a thirtieth of a peer's clock, see docs/strength/stage3.md), and the clock climbs back because
 //! B is less than the increment. The search starts no new iteration past 60 % of the target
 //! (stretched by 1 + the best move's instability, at most 1.5, and by how far the score fell
-//! since the last move, `fall_scale`), once `SOFT_STOP_DEPTH` is reached, and aborts at hard; time
+//! since the last move, `fall_scale`, and shrunk when the best move took most of the nodes,
+//! `effort_scale`), once `SOFT_STOP_DEPTH` is reached, and aborts at hard; time
 //! spent pondering counts towards the target (the search is that much deeper), the hard limit
 //! runs from `ponderhit` (the clock does), and a `ponderhit` that comes after the target has
 //! passed is answered at once.
@@ -65,20 +66,24 @@ impl Budget {
 
     /// Whether to start no new iteration after iteration `depth` and `elapsed_ms` of thinking
     /// (pondering included), given how unstable the best move has been (0 = stable, counted up
-    /// to `time_instability_max`) and how many centipawns the score `fell` since the last
-    /// move (see `fall_scale`). Below `SOFT_STOP_DEPTH` only the hard limit stops the search.
+    /// to `time_instability_max`), how many centipawns the score `fell` since the last
+    /// move (see `fall_scale`) and the percentage of the nodes the best move took (`effort`,
+    /// see `effort_scale`). Below `SOFT_STOP_DEPTH` only the hard limit stops the search.
     pub fn soft_stop(
         &self,
         depth: u32,
         elapsed_ms: u64,
         instability: f64,
         fell: i32,
+        effort: u64,
         p: &Params,
     ) -> bool {
         if self.exact || depth < SOFT_STOP_DEPTH {
             return false;
         }
-        let scale = (1.0 + instability.clamp(0.0, p.time_instability_max)) * fall_scale(fell, p);
+        let scale = (1.0 + instability.clamp(0.0, p.time_instability_max))
+            * fall_scale(fell, p)
+            * effort_scale(effort, p);
         let soft = (self.target as f64 * p.time_soft * scale) as u64;
         elapsed_ms >= soft.min(self.hard)
     }
@@ -90,6 +95,17 @@ impl Budget {
 pub fn fall_scale(fell: i32, p: &Params) -> f64 {
     let max = p.time_fall_max.max(1.0);
     (1.0 + p.time_fall * fell as f64 / 100.0).clamp(1.0 / max, max)
+}
+
+/// How much the time target shrinks when the best move took `effort` per cent of the
+/// search's nodes: to `time_effort_scale` from `time_effort` per cent up (when that is on). A
+/// move the search hardly doubts needs no more iterations to be found.
+pub fn effort_scale(effort: u64, p: &Params) -> f64 {
+    if p.time_effort > 0 && effort >= p.time_effort as u64 {
+        p.time_effort_scale
+    } else {
+        1.0
+    }
 }
 
 /// The budget for `limits` by the numbers of `p`, or `None` when time does not limit the search.
@@ -163,7 +179,7 @@ mod tests {
         let b = budget(&l).unwrap();
         assert_eq!((b.target, b.hard, b.exact), (490, 490, true));
         // movetime never stops early, however long ago the last iteration ended.
-        assert!(!b.soft_stop(20, 489, 0.0, 0, &p));
+        assert!(!b.soft_stop(20, 489, 0.0, 0, 0, &p));
         l.movetime = None;
         l.clock = Some(Clock {
             time: 1000,
@@ -178,10 +194,10 @@ mod tests {
         // A clock budget stops after an iteration past 60 % of its target, later when the
         // best move is unstable.
         assert!(!b.exact);
-        assert!(b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 0.0, 0, &p));
-        assert!(!b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 1.0, 0, &p));
+        assert!(b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 0.0, 0, 0, &p));
+        assert!(!b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 1.0, 0, 0, &p));
         // Below the shallowest stopping depth only the hard limit ends the search.
-        assert!(!b.soft_stop(SOFT_STOP_DEPTH - 1, b.hard, 0.0, 0, &p));
+        assert!(!b.soft_stop(SOFT_STOP_DEPTH - 1, b.hard, 0.0, 0, 0, &p));
         l.clock = Some(Clock {
             time: 3000,
             inc: 0,
@@ -221,9 +237,32 @@ mod tests {
             exact: false,
         };
         // 60 ms passes 60 % of the target, not 60 % of the target stretched by a fall.
-        assert!(b.soft_stop(SOFT_STOP_DEPTH, 61, 0.0, 0, &p));
-        assert!(!b.soft_stop(SOFT_STOP_DEPTH, 61, 0.0, 50, &p));
-        assert!(b.soft_stop(SOFT_STOP_DEPTH, 41, 0.0, -50, &p));
+        assert!(b.soft_stop(SOFT_STOP_DEPTH, 61, 0.0, 0, 0, &p));
+        assert!(!b.soft_stop(SOFT_STOP_DEPTH, 61, 0.0, 50, 0, &p));
+        assert!(b.soft_stop(SOFT_STOP_DEPTH, 41, 0.0, -50, 0, &p));
+    }
+
+    #[test]
+    fn a_best_move_that_took_most_nodes_shrinks_the_target_when_asked_to() {
+        let b = Budget {
+            target: 100,
+            hard: 500,
+            exact: false,
+        };
+        let off = Params::default();
+        assert_eq!(effort_scale(99, &off), 1.0, "off by default");
+        assert!(!b.soft_stop(SOFT_STOP_DEPTH, 50, 0.0, 0, 99, &off));
+        let on = Params {
+            time_effort: 90,
+            time_effort_scale: 0.75,
+            ..Default::default()
+        };
+        assert_eq!(effort_scale(89, &on), 1.0);
+        assert_eq!(effort_scale(90, &on), 0.75);
+        // 60 % of the target is 60 ms; shrunk by the effort, 45 ms.
+        assert!(!b.soft_stop(SOFT_STOP_DEPTH, 46, 0.0, 0, 89, &on));
+        assert!(b.soft_stop(SOFT_STOP_DEPTH, 46, 0.0, 0, 95, &on));
+        assert!(!b.soft_stop(SOFT_STOP_DEPTH, 44, 0.0, 0, 95, &on));
     }
 
     #[test]
