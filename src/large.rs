@@ -36,18 +36,19 @@ impl<T> Large<T> {
             .checked_mul(std::mem::size_of::<T>())
             .ok_or(AllocError(usize::MAX))?;
         let layout = Self::layout(len).ok_or(AllocError(bytes))?;
-        if layout.size() == 0 {
-            return Ok(Large {
-                ptr: NonNull::dangling(),
-                len,
-            });
-        }
-        // SAFETY: the layout's size is not zero.
-        let raw = unsafe { alloc::alloc(layout) } as *mut T;
-        let ptr = NonNull::new(raw).ok_or(AllocError(bytes))?;
-        if layout.align() >= HUGE_PAGE {
-            advise_huge_pages(raw as *mut u8, layout.size());
-        }
+        let ptr = if layout.size() == 0 {
+            // Nothing to allocate (no elements, or elements of no size).
+            NonNull::dangling()
+        } else {
+            // SAFETY: the layout's size is not zero.
+            let raw = unsafe { alloc::alloc(layout) } as *mut T;
+            let ptr = NonNull::new(raw).ok_or(AllocError(bytes))?;
+            if layout.align() >= HUGE_PAGE {
+                advise_huge_pages(raw as *mut u8, layout.size());
+            }
+            ptr
+        };
+        let raw = ptr.as_ptr();
         // A panic in `f` must not leave uninitialized elements to `drop`: they are counted.
         struct Partial<T> {
             ptr: *mut T,
@@ -56,12 +57,14 @@ impl<T> Large<T> {
         }
         impl<T> Drop for Partial<T> {
             fn drop(&mut self) {
-                // SAFETY: the first `done` elements were written; the block is ours.
+                // SAFETY: the first `done` elements were written; the block, if any, is ours.
                 unsafe {
                     std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(
                         self.ptr, self.done,
                     ));
-                    alloc::dealloc(self.ptr as *mut u8, self.layout);
+                    if self.layout.size() != 0 {
+                        alloc::dealloc(self.ptr as *mut u8, self.layout);
+                    }
                 }
             }
         }
@@ -71,7 +74,7 @@ impl<T> Large<T> {
             layout,
         };
         for i in 0..len {
-            // SAFETY: `i < len`, inside the block, which is aligned for `T`.
+            // SAFETY: `i < len`, inside the block (or `T` has no size), aligned for `T`.
             unsafe { raw.add(i).write(f(i)) };
             partial.done = i + 1;
         }
@@ -214,6 +217,26 @@ mod tests {
         }));
         assert!(made.is_err());
         assert_eq!(Rc::strong_count(&counter), 1);
+    }
+
+    #[test]
+    fn elements_of_no_size_are_made_and_dropped_too() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static DROPPED: AtomicUsize = AtomicUsize::new(0);
+        struct Empty;
+        impl Drop for Empty {
+            fn drop(&mut self) {
+                DROPPED.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        let mut made = 0;
+        let a = Large::from_fn(7, |_| {
+            made += 1;
+            Empty
+        });
+        assert_eq!((a.len(), made), (7, 7));
+        drop(a);
+        assert_eq!(DROPPED.load(Ordering::Relaxed), 7);
     }
 
     #[test]
