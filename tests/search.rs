@@ -76,6 +76,51 @@ fn mates_epd_exact_distance_with_the_network() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// ProbCut (off by default) cuts nodes and keeps every mate: with the network, mates.epd at
+/// the same limits, and a smaller tree at the same depth in an opening with pieces out (from
+/// the start position itself, where no capture clears the margin, it only adds nodes).
+#[test]
+fn probcut_keeps_the_mates_and_cuts_nodes() {
+    let with = |on: bool| {
+        let mut s = Searcher::new(16);
+        s.set_network(Some(chariot::eval::nnue::default_network()));
+        if on {
+            let p = s.params_mut();
+            p.set("probcut_depth", 4.0).expect("in range");
+            p.set("probcut_margin", 150.0).expect("in range");
+        }
+        s
+    };
+    let mut failures = Vec::new();
+    for epd in common::read_epd(include_str!("../positions/mates.epd")) {
+        let (pos, dm, bm) = mate_case(&epd);
+        let r = with(true).search(
+            &Game::new(pos),
+            &common::mate_limits(dm),
+            &Arc::new(Signals::new(false)),
+            &mut NullSink,
+        );
+        failures.extend(mate_failure(&epd, dm, &bm, &r));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let nodes = |on: bool| {
+        let moves = ["h2e2", "h9g7", "h0g2", "i9h9"];
+        let game = Game::from_moves(Position::startpos(), &moves).expect("legal");
+        let r = with(on).search(
+            &game,
+            &depth(11),
+            &Arc::new(Signals::new(false)),
+            &mut NullSink,
+        );
+        r.nodes
+    };
+    let (off, on) = (nodes(false), nodes(true));
+    assert!(
+        on < off,
+        "ProbCut searched {on} nodes to depth 11, without it {off}"
+    );
+}
+
 #[test]
 fn legal_move_in_every_perft_position() {
     for epd in common::read_epd(include_str!("../positions/perft.epd")) {

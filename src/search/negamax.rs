@@ -434,6 +434,9 @@ impl Searcher {
                 ControlFlow::Break(v) => return v,
                 ControlFlow::Continue(threat) => node.threat = threat,
             }
+            if let ControlFlow::Break(v) = self.probcut(pos, &node, hit, beta) {
+                return v;
+            }
         }
         // Step 6. Internal iterative reduction: a node without a hash move is searched a ply
         // shallower.
@@ -706,6 +709,74 @@ impl Searcher {
             }
         }
         ControlFlow::Continue(threat)
+    }
+
+    /// Step 5, ProbCut at a non-PV node not in check (`probcut_depth`, 0: off): a capture
+    /// whose static exchange clears `beta + margin` over the static evaluation, and whose
+    /// quiescence and then a search `probcut_reduction` plies shallower reach that bound, is
+    /// taken to cut the node at full depth too. Skipped where a hash entry nearly as deep
+    /// scores below the bound. Breaks with the node's score, brought back by the margin.
+    #[inline]
+    fn probcut(
+        &mut self,
+        pos: &Position,
+        node: &Node,
+        hit: Option<Hit>,
+        beta: Score,
+    ) -> ControlFlow<Score> {
+        let p = &self.params;
+        if p.probcut_depth == 0 || node.depth < p.probcut_depth || beta.is_decisive() {
+            return ControlFlow::Continue(());
+        }
+        let margin = p.probcut_margin
+            - if node.improving {
+                p.probcut_improving
+            } else {
+                0
+            };
+        let bound = beta + margin;
+        let depth = node.depth - p.probcut_reduction;
+        let (ply, idx) = (node.ply, node.idx);
+        if let Some(h) = hit {
+            let s = Score::from_tt(h.score, ply as i32, pos.halfmove_clock() as i32);
+            if h.bound != Bound::None && h.depth >= node.depth - 3 && s < bound {
+                return ControlFlow::Continue(());
+            }
+        }
+        let threshold = bound - node.static_eval;
+        let moves = pos.legal_captures_with(false);
+        let mut picker = Picker::captures(pos, moves, hit.and_then(|h| h.mv));
+        while let Some((m, _)) = picker.pick() {
+            if !pos.see_ge(m, threshold) {
+                continue;
+            }
+            self.tables.tt.prefetch(pos.key_after(m));
+            let child = pos.play(m);
+            let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
+            self.stack[idx].moved = Some((piece, m));
+            self.push_frame(idx, &child, child.in_check(), Some(m), true);
+            self.push_eval(ply + 1, pos, Some(m));
+            let checks = self.params.qs_checks;
+            let mut v = -self.qsearch(&child, -bound, -bound + 1, ply + 1, checks);
+            if v >= bound && depth > 0 && !self.aborted {
+                v = -self.negamax(&child, depth, -bound, -bound + 1, ply + 1, true, !node.cut);
+            }
+            if self.aborted {
+                return ControlFlow::Break(Score::DRAW);
+            }
+            if v >= bound {
+                if let Some(s) = v.to_tt(ply as i32) {
+                    let eval = node.static_eval;
+                    self.tables
+                        .tt
+                        .store(pos.key(), Some(m), s, eval, depth + 1, Bound::Lower);
+                }
+                if !v.is_decisive() {
+                    return ControlFlow::Break(v - margin);
+                }
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     /// The move-ordering context of the node at `ply`: the hash move, the killers, the

@@ -183,6 +183,16 @@ params! {
     /// Singular extension: the test's bound lies this many centipawns per ply of depth below
     /// the hash score.
     se_margin: i32 = 3, 1..=8, step 1;
+    /// ProbCut: at a non-PV node this deep or deeper (0: off), a capture that clears
+    /// `probcut_margin` above beta by static exchange and then by quiescence and a search
+    /// `probcut_reduction` plies shallower is taken to cut the node, as Stockfish does…
+    probcut_depth: i32 = 0, 0..=10, step 1;
+    /// …with this margin above beta (centipawns)…
+    probcut_margin: i32 = 200, 50..=600, step 20;
+    /// …this much smaller where the evaluation is improving…
+    probcut_improving: i32 = 60, 0..=200, step 10;
+    /// …and its search this many plies shallower than the node.
+    probcut_reduction: i32 = 4, 2..=6, step 1;
     /// Late move pruning applies at this depth or less.
     lmp_depth: i32 = 5, 1..=8, step 1;
     /// Late move pruning: quiet moves past `lmp_base + depth²` are skipped…
