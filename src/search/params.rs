@@ -186,9 +186,9 @@ params! {
     /// ProbCut: at a non-PV node this deep or deeper (0: off), a capture that clears
     /// `probcut_margin` above beta by static exchange and then by quiescence and a search
     /// `probcut_reduction` plies shallower is taken to cut the node, as Stockfish does…
-    probcut_depth: i32 = 0, 0..=10, step 1;
+    probcut_depth: i32 = 4, 0..=10, step 1;
     /// …with this margin above beta (centipawns)…
-    probcut_margin: i32 = 200, 50..=600, step 20;
+    probcut_margin: i32 = 150, 50..=600, step 20;
     /// …this much smaller where the evaluation is improving…
     probcut_improving: i32 = 60, 0..=200, step 10;
     /// …and its search this many plies shallower than the node.
