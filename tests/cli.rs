@@ -128,6 +128,44 @@ fn a_file_that_cannot_be_written_exits_1() {
     );
 }
 
+/// Runs `chariot ARGS` with its stdout a pipe already closed at the other end; returns the
+/// exit status and stderr.
+fn run_into_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(args)
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("run chariot");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn output_that_cannot_be_printed_exits_1() {
+    let mates = concat!(env!("CARGO_MANIFEST_DIR"), "/positions/mates.epd");
+    for args in [
+        &["judge", "h2e2"][..],
+        &["path", "inline", "S..#/.#../...G", "moves", "8"],
+        &["mates", mates, "--nodes", "1000"],
+        &["perft", "2"],
+        &["bench", "1"],
+    ] {
+        let (status, stderr) = run_into_closed_pipe(args);
+        assert_eq!(status, Some(FAILED), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        let errors: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.starts_with("error: "))
+            .collect();
+        assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+    }
+}
+
 #[test]
 fn the_path_usage_names_every_form() {
     let (status, stderr) = run(&["path"]);

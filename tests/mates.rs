@@ -59,7 +59,11 @@ fn chariot_solves_the_short_mates_at_their_depth() {
     let short: Vec<_> = cases.into_iter().filter(|c| c.dm.abs() <= 2).collect();
     let mut solver = Solver::chariot(16, Some(chariot::eval::nnue::default_network()));
     let mut seen = 0;
-    let t = mates::run(&short, &mut solver, Budget::Depth(8), |_, _, _| seen += 1).expect("runs");
+    let t = mates::run(&short, &mut solver, Budget::Depth(8), |_, _, _| {
+        seen += 1;
+        std::ops::ControlFlow::Continue(())
+    })
+    .expect("runs");
     assert_eq!(seen, short.len());
     assert_eq!((t.positions, t.solved, t.exact), (9, 9, 9));
 }

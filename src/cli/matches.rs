@@ -1,7 +1,7 @@
 //! `chariot match` and `chariot judge`: the command lines of the match tools. The words are
 //! parsed here into the match's typed set-up; the tools never see a command line.
 
-use super::{this_program, Exit, Failure};
+use super::{say, this_program, Exit, Failure};
 use chariot::tools::matches::{
     self, judge, parse_dialect, parse_options, EngineSpec, MatchError, Setup, Sprt, Summary,
     TimeControl, TimeControlError,
@@ -205,11 +205,10 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     let config = config(args)?;
     if args.check {
         let [one, two] = matches::check(&config.setup)?;
-        println!("match: ready to play {one} vs {two}");
+        say(format_args!("match: ready to play {one} vs {two}\n"))
     } else {
-        matches::run(config)?;
+        say(matches::run(config)?)
     }
-    Ok(())
 }
 
 /// Arguments of `chariot tally`.
@@ -238,8 +237,7 @@ pub fn tally(args: &TallyArgs) -> Result<(), Failure> {
     }
     let (summary, names) = Summary::from_pgn(&text)?;
     let sprt = sprt.as_ref().map(|sp| (sp, summary.decide(sp)));
-    print!("{}", summary.lines(&names, sprt));
-    Ok(())
+    say(summary.lines(&names, sprt))
 }
 
 /// Arguments of `chariot judge`.
@@ -261,7 +259,7 @@ pub struct JudgeArgs {
 pub fn judge(args: &JudgeArgs) -> Result<ExitCode, Failure> {
     if let Some(path) = &args.pgn {
         let (out, disagree) = judge::judge_pgn(&read_text(path)?)?;
-        print!("{out}");
+        say(out)?;
         return Ok(if disagree > 0 {
             ExitCode::from(Exit::Failed.code())
         } else {
@@ -269,7 +267,7 @@ pub fn judge(args: &JudgeArgs) -> Result<ExitCode, Failure> {
         });
     }
     let j = judge::judge_text(args.fen.as_deref(), &args.moves)?;
-    println!("{j}");
+    say(format_args!("{j}\n"))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,9 +1,10 @@
 //! `chariot mates`: the mate track's command line (the tool is `tools::matches::mates`).
 
-use super::Failure;
+use super::{say, Failure};
 use chariot::tools::matches::mates::{self, Budget, Solver};
 use chariot::tools::matches::{parse_dialect, parse_options, EngineSpec};
 use chariot::tools::read_text;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 /// Arguments of `chariot mates`.
@@ -51,7 +52,7 @@ pub fn run(args: &MatesArgs) -> Result<(), Failure> {
         for f in &args.files {
             let text = read_text(f)?;
             for line in mates::harvest(&text).map_err(Failure::input)? {
-                println!("{line}");
+                say(format_args!("{line}\n"))?;
             }
         }
         return Ok(());
@@ -78,6 +79,7 @@ pub fn run(args: &MatesArgs) -> Result<(), Failure> {
             (!args.classical).then(chariot::eval::nnue::default_network),
         ),
     };
+    let mut printed = Ok(());
     let t = mates::run(&cases, &mut solver, budget, |i, case, v| {
         if !args.quiet {
             let mark = if v.exact(case.dm) {
@@ -87,16 +89,26 @@ pub fn run(args: &MatesArgs) -> Result<(), Failure> {
             } else {
                 "-"
             };
-            println!("{:>4} dm {:>3} {:>8} {mark}", i + 1, case.dm, v.score);
+            printed = say(format_args!(
+                "{:>4} dm {:>3} {:>8} {mark}\n",
+                i + 1,
+                case.dm,
+                v.score
+            ));
+        }
+        if printed.is_ok() {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
         }
     })?;
+    printed?;
     let limit = match budget {
         Budget::Nodes(n) => format!("{n} nodes"),
         Budget::Depth(k) => format!("depth 2N+{k}"),
     };
-    println!(
-        "solved {}/{} exact {}/{} at {limit}",
+    say(format_args!(
+        "solved {}/{} exact {}/{} at {limit}\n",
         t.solved, t.positions, t.exact, t.positions
-    );
-    Ok(())
+    ))
 }

@@ -125,17 +125,26 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         return Ok(ExitCode::SUCCESS);
     };
     match command {
-        Command::Path { args } => println!("{}", chariot::path::command(&args)?),
+        Command::Path { args } => say(format_args!("{}\n", chariot::path::command(&args)?))?,
         Command::Match(args) => matches::run(&args)?,
         Command::Tally(args) => matches::tally(&args)?,
-        Command::Tune(args) => print!("{}", chariot::tools::fit::tune::run(&args.into())?),
+        Command::Tune(args) => say(chariot::tools::fit::tune::run(&args.into())?)?,
         Command::Spsa(args) => {
-            chariot::tools::fit::spsa::run(args.config()?)?;
+            use chariot::tools::fit::spsa;
+            let tuned = spsa::run(args.config()?)?;
+            say(format_args!(
+                "{}\n{}\n",
+                spsa::table(&tuned).trim_end(),
+                tuned.words("--option1 ")
+            ))?;
         }
-        Command::WdlFit(args) => println!("{}", chariot::tools::fit::wdl::run(&args.files)?),
+        Command::WdlFit(args) => say(format_args!(
+            "{}\n",
+            chariot::tools::fit::wdl::run(&args.files)?
+        ))?,
         Command::Datagen(args) if args.check => {
             chariot::tools::nnue::datagen::check(&args.into())?;
-            println!("datagen: ready");
+            say("datagen: ready\n")?;
         }
         Command::Datagen(args) => {
             chariot::tools::nnue::datagen::run(&args.into())?;
@@ -191,6 +200,16 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints `text` on stdout as it is. Output that cannot be printed (a closed pipe, a full
+/// disk) is a failure of the command (`Exit::Failed`), never a panic.
+pub(crate) fn say(text: impl std::fmt::Display) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    write!(out, "{text}")
+        .and_then(|()| out.flush())
+        .map_err(|e| Failure::new(Exit::Failed, format!("cannot print the output: {e}")))
 }
 
 /// This program's path, quoted if it holds spaces: the default engine.

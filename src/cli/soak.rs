@@ -1,6 +1,6 @@
 //! `chariot soak`: the command line of the soak (self-play under random option changes).
 
-use super::{this_program, Exit, Failure};
+use super::{say, this_program, Exit, Failure};
 use chariot::tools::matches::{parse_dialect, TimeControl};
 use chariot::tools::soak::{self, Config};
 use std::process::ExitCode;
@@ -98,8 +98,10 @@ pub fn run(args: &SoakArgs) -> Result<ExitCode, Failure> {
     };
     let start = std::time::Instant::now();
     let report = soak::run(&config)?;
-    println!("{report}");
-    println!("time: {:.1} s", start.elapsed().as_secs_f64());
+    say(format_args!(
+        "{report}\ntime: {:.1} s\n",
+        start.elapsed().as_secs_f64()
+    ))?;
     Ok(if report.faults.is_empty() {
         ExitCode::SUCCESS
     } else {

@@ -198,7 +198,7 @@ impl Spsa {
     }
 
     /// The current `θ` as `NAME=VALUE` words, each after `prefix`.
-    fn words(&self, prefix: &str) -> String {
+    pub fn words(&self, prefix: &str) -> String {
         let words: Vec<String> = self
             .options()
             .iter()
@@ -263,7 +263,7 @@ pub fn table(s: &Spsa) -> String {
     out
 }
 
-/// Runs the tuner: progress on stderr, the tuned numbers on stdout (a table, then the words
+/// Runs the tuner: progress on stderr; returns the tuned numbers (`table`, and `Spsa::words`
 /// for `chariot match --option1`).
 pub fn run(mut config: Config) -> Result<Spsa, SpsaError> {
     let spsa = Spsa::new(
@@ -319,8 +319,6 @@ pub fn run(mut config: Config) -> Result<Spsa, SpsaError> {
         let _ = h.join();
     }
     let (spsa, totals) = state.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    println!("{}", table(&spsa).trim_end());
-    println!("{}", spsa.words("--option1 "));
     let per_side = 2.0 * totals.pairs.max(1) as f64;
     eprintln!(
         "spsa: {} pairs, plus side scored {:.1}%, minus side {:.1}%",

@@ -13,6 +13,7 @@ use crate::eval::nnue::Network;
 use crate::protocol::output::{uci, UciScore};
 use crate::search::{Limits, NullSink, Searcher, Signals};
 use crate::tools::pgn;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -225,12 +226,12 @@ pub struct Tally {
 }
 
 /// Runs every case through `solver`, calling `each` with the case's index, the case and its
-/// verdict as each completes.
+/// verdict as each completes; `each` breaks to end the run there (the tally so far).
 pub fn run(
     cases: &[MateCase],
     solver: &mut Solver,
     budget: Budget,
-    mut each: impl FnMut(usize, &MateCase, &Verdict),
+    mut each: impl FnMut(usize, &MateCase, &Verdict) -> ControlFlow<()>,
 ) -> Result<Tally, MatesError> {
     let mut t = Tally::default();
     for (i, case) in cases.iter().enumerate() {
@@ -241,7 +242,9 @@ pub fn run(
         t.positions += 1;
         t.solved += usize::from(v.solved(case.dm));
         t.exact += usize::from(v.exact(case.dm));
-        each(i, case, &v);
+        if each(i, case, &v).is_break() {
+            break;
+        }
     }
     Ok(t)
 }

@@ -173,8 +173,8 @@ pub fn check(setup: &Setup) -> Result<[String; 2], MatchError> {
     Ok(names)
 }
 
-/// Plays a match: progress on stderr, the summary on stdout.
-pub fn run(config: Config) -> Result<(), MatchError> {
+/// Plays a match: progress on stderr; returns the summary's closing lines.
+pub fn run(config: Config) -> Result<String, MatchError> {
     let Config {
         mut setup,
         games,
@@ -234,11 +234,7 @@ pub fn run(config: Config) -> Result<(), MatchError> {
     for h in handles {
         let _ = h.join();
     }
-    print!(
-        "{}",
-        summary.lines(&names, sprt.as_ref().map(|sp| (sp, decision)))
-    );
-    Ok(())
+    Ok(summary.lines(&names, sprt.as_ref().map(|sp| (sp, decision))))
 }
 
 /// Starts `workers` threads that play the games `games` (the first worker with the engines the
