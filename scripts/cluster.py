@@ -309,26 +309,36 @@ def datagen(args, flags, cpus):
             running = report(progress, progress_bar)
             progress_bar.update(min(before + made + running, args.positions) - progress_bar.n)
     except KeyboardInterrupt:
-        for ref in pending:
-            ray.cancel(ref, force=True)
+        # No ray.cancel: cancelling tasks whose results are on their way can abort the driver
+        # in ray.shutdown ("Tried to complete task that was not pending", Ray 2.60). Shutting
+        # down ends this job's workers, and each chariot dies with its worker.
         for stale in out.glob(".*.tmp"):
             stale.unlink()
         progress_bar.close()
-        kept = sum(1 for k in range(args.shards) if (out / shard_name(k, args.shards)).exists())
+        kept = summary(out, args.shards, before, started, max(1, min(cpus, len(todo))))
         fail(f"interrupted: {kept} whole shards in {out}; run the same command again to "
              "make the rest", 130)
     progress_bar.close()
-    secs = max(time.time() - started, 1e-9)
-    kept = sum(1 for k in range(args.shards) if (out / shard_name(k, args.shards)).exists())
-    total = sum(records(k) for k in range(args.shards) if (out / shard_name(k, args.shards)).exists())
-    used = max(1, min(cpus, len(todo)))
-    print(f"datagen: {total} positions in {kept} of {args.shards} shards in {out}; "
-          f"made {made} in {secs:.1f} s: {made / secs:.0f} positions/s in all, "
-          f"{made / secs / used:.0f} per CPU ({used} CPUs)")
+    summary(out, args.shards, before, started, max(1, min(cpus, len(todo))))
     for line in failed:
         print(f"cluster: {line}", file=sys.stderr)
     if failed:
         sys.exit(1)
+
+
+def summary(out, shards, before, started, used):
+    """Print what DIR holds and what this run made (the whole shards beyond the `before`
+    positions it found) at its rate. A stopped run says the same, so each stretch of a long run
+    reports its own throughput. Returns the number of whole shards."""
+    secs = max(time.time() - started, 1e-9)
+    whole = [out / shard_name(k, shards) for k in range(shards)]
+    whole = [p for p in whole if p.exists()]
+    total = sum(p.stat().st_size // RECORD_BYTES - 1 for p in whole)
+    made = total - before
+    print(f"datagen: {total} positions in {len(whole)} of {shards} shards in {out}; "
+          f"made {made} in {secs:.1f} s: {made / secs:.0f} positions/s in all, "
+          f"{made / secs / used:.0f} per CPU ({used} CPUs)", flush=True)
+    return len(whole)
 
 
 def last_line(error):
@@ -445,8 +455,7 @@ def match(args, flags, cpus):
             progress_bar.update(played + report(progress, progress_bar) - progress_bar.n)
     except KeyboardInterrupt:
         verdict = "interrupted"
-    for ref in pending:
-        ray.cancel(ref, force=True)
+    # The tasks still pending end with ray.shutdown, as in datagen (no ray.cancel).
     progress_bar.close()
     if pending:
         print(f"cluster: {verdict}: {len(pending)} tasks cancelled", file=sys.stderr)

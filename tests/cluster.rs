@@ -1,6 +1,6 @@
 //! `scripts/cluster.py` on a real local Ray cluster of 2 CPUs: datagen shards that `chariot
-//! train` reads, shards that stay whole when a worker's `chariot datagen` is killed, and a
-//! match whose W/D/L adds up.
+//! train` reads, shards that stay whole when a worker's `chariot datagen` is killed, a run
+//! stopped by SIGTERM and taken up again, and a match whose W/D/L adds up.
 //!
 //! These tests need Python with Ray (`scripts/requirements-cluster.txt`); `.ci/run` installs
 //! it in a virtual environment and runs them with `CHARIOT_PYTHON` pointing at its python:
@@ -232,6 +232,111 @@ fn a_killed_datagen_process_is_retried_and_every_shard_is_whole() {
         .unwrap();
     assert!(made.status.success(), "{}", text(&made).1);
     assert!(std::fs::read(&plain).unwrap() == std::fs::read(&found[1].0).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+#[ignore = "needs Python with Ray (scripts/requirements-cluster.txt): .ci/run installs it"]
+fn a_run_stopped_by_sigterm_says_what_it_made_and_the_same_command_ends_it() {
+    let _one = ONE_CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = folder("stopped");
+    let words = [
+        "--shards",
+        "10",
+        "--positions",
+        "5000",
+        "--nodes",
+        "500",
+        "--seed",
+        "7300",
+    ];
+    let run = cluster(&["datagen", "--chariot", CHARIOT, "--out"])
+        .arg(&dir)
+        .args(words)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Stop it with SIGTERM, as `kill PID` stops a long run, once a shard is whole.
+    let started = Instant::now();
+    let whole = |dir: &Path| {
+        std::fs::read_dir(dir).map_or(0, |d| {
+            d.flatten()
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".bin"))
+                .count()
+        })
+    };
+    while whole(&dir) == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no shard was made"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let status = Command::new("kill")
+        .args(["-TERM", &run.id().to_string()])
+        .status();
+    assert!(status.unwrap().success());
+    let out = run.wait_with_output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(130), "{stdout}\n{stderr}");
+    // No shard's chariot outlives the run.
+    let stopped = Instant::now();
+    while (7300..7310).any(|seed| !datagen_pids(seed).is_empty()) {
+        assert!(
+            stopped.elapsed() < Duration::from_secs(10),
+            "a chariot datagen outlived the stopped run"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    // Only whole shards are left, and the run says what it made before it stopped.
+    let kept = shards(&dir);
+    assert!(!kept.is_empty() && kept.len() < 10, "{kept:?}");
+    let total: u64 = kept.iter().map(|(_, n)| n).sum();
+    assert!(
+        stdout.contains(&format!(
+            "datagen: {total} positions in {} of 10 shards",
+            kept.len()
+        )) && stdout.contains(&format!("made {total} in ")),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains(&format!("interrupted: {} whole shards", kept.len())),
+        "{stderr}"
+    );
+
+    // The same command makes the rest and leaves the kept shards as they were.
+    let before: Vec<Vec<u8>> = kept
+        .iter()
+        .map(|(p, _)| std::fs::read(p).unwrap())
+        .collect();
+    let again = cluster(&["datagen", "--chariot", CHARIOT, "--out"])
+        .arg(&dir)
+        .args(words)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&again);
+    assert!(again.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains(&format!("{} of 10 shards already whole", kept.len())),
+        "{stderr}"
+    );
+    let all = shards(&dir);
+    assert_eq!(all.len(), 10, "{all:?}");
+    let grand: u64 = all.iter().map(|(_, n)| n).sum();
+    assert!(
+        stdout.contains(&format!("datagen: {grand} positions in 10 of 10 shards"))
+            && stdout.contains(&format!("made {} in ", grand - total)),
+        "{stdout}"
+    );
+    for ((p, _), bytes) in kept.iter().zip(&before) {
+        assert!(
+            std::fs::read(p).unwrap() == *bytes,
+            "{} changed",
+            p.display()
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
