@@ -276,9 +276,8 @@ def check_datagen(args, flags):
 def datagen(args, flags, cpus):
     out = Path(args.out)
     sizes = shard_sizes(args.positions, args.shards)
-    whole = {k for k in range(args.shards) if (out / shard_name(k, args.shards)).exists()}
-    records = lambda k: (out / shard_name(k, args.shards)).stat().st_size // RECORD_BYTES - 1
-    before = sum(records(k) for k in whole)
+    whole = whole_shards(out, args.shards)
+    before = sum(whole.values())
     todo = [k for k in range(args.shards) if k not in whole]
     print(f"cluster: {len(whole)} of {args.shards} shards already whole in {out}; "
           f"{len(todo)} to make on {cpus} CPUs", file=sys.stderr)
@@ -326,14 +325,19 @@ def datagen(args, flags, cpus):
         sys.exit(1)
 
 
+def whole_shards(out, shards):
+    """{k: positions} for each shard k whole in DIR (a shard is written whole or not at all)."""
+    paths = {k: out / shard_name(k, shards) for k in range(shards)}
+    return {k: p.stat().st_size // RECORD_BYTES - 1 for k, p in paths.items() if p.exists()}
+
+
 def summary(out, shards, before, started, used):
     """Print what DIR holds and what this run made (the whole shards beyond the `before`
     positions it found) at its rate. A stopped run says the same, so each stretch of a long run
     reports its own throughput. Returns the number of whole shards."""
     secs = max(time.time() - started, 1e-9)
-    whole = [out / shard_name(k, shards) for k in range(shards)]
-    whole = [p for p in whole if p.exists()]
-    total = sum(p.stat().st_size // RECORD_BYTES - 1 for p in whole)
+    whole = whole_shards(out, shards)
+    total = sum(whole.values())
     made = total - before
     print(f"datagen: {total} positions in {len(whole)} of {shards} shards in {out}; "
           f"made {made} in {secs:.1f} s: {made / secs:.0f} positions/s in all, "
