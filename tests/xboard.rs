@@ -5,7 +5,9 @@
 //! in its pondering path (docs/gui.md), which is its fault, not the engine's, and pondering is
 //! tried by hand there. XBoard's PGN is read back:
 //! every game must end with a result, and none by an illegal move, a forfeit, a false claim, a
-//! loss on time or a lost engine.
+//! loss on time or a lost engine. Two endings are the adapter's, and are reported instead: a
+//! forfeit after it sent a position that cannot be played, and a false mate claim it made for a
+//! move the referee rules a win by the repetition law (docs/gui.md).
 //!
 //! Needs the Debian packages `xboard`, `uci2wb`, `fairymax`, `xvfb` and `xauth`; `.ci/run`
 //! installs them and runs `cargo test --release --test xboard -- --ignored`. The matches run
@@ -18,6 +20,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use chariot::board::rules::{Outcome, Reason};
+use chariot::board::Color;
+use chariot::tools::matches::judge::judge_text;
 
 const NEEDS: &str = "needs xboard, uci2wb, fairymax and xvfb-run: .ci/run installs them";
 /// Games per match, colours alternating.
@@ -266,6 +272,11 @@ fn play(name: &str, first: Player, second: Player) -> Vec<Game> {
         .lines()
         .filter(|l| l.contains("engine said: info string invalid position"))
         .count();
+    // A move that wins by the repetition law is reported as a mate in one (`score mate 1`, as
+    // Pikafish reports it); UCI2WB takes that for checkmate and claims it, and XBoard, finding
+    // no mate, forfeits the claimant (docs/gui.md). Such a false claim is the adapter's when the
+    // referee rules the claimant's last move a win by that law.
+    let mut rule_wins = rule_wins(&debug);
     let mut clean = 0;
     for (i, g) in games.iter().enumerate() {
         let at = format!("{name}, game {}: ", i + 1);
@@ -276,6 +287,11 @@ fn play(name: &str, first: Player, second: Player) -> Vec<Game> {
                 "{at}forfeited after UCI2WB sent an unplayable position: `{}`",
                 g.ending
             );
+            continue;
+        }
+        if rule_wins > 0 && ending == "false win claim: 'mate'" {
+            rule_wins -= 1;
+            eprintln!("{at}a win by the repetition law, claimed by UCI2WB as a mate and refused");
             continue;
         }
         clean += 1;
@@ -305,6 +321,51 @@ fn play(name: &str, first: Player, second: Player) -> Vec<Game> {
     );
     let _ = std::fs::remove_dir_all(&dir);
     games
+}
+
+/// How many of the engines' moves in XBoard's debug log won the game by the repetition law (a
+/// perpetual check or chase by the other side), as the match referee judges it: each `position`
+/// UCI2WB sent an engine (its `# position fen …` trace), with the `bestmove` that answered it.
+fn rule_wins(debug: &str) -> usize {
+    let mut asked: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut wins = 0;
+    for line in debug.lines() {
+        let Some((who, said)) = line.split_once('<').and_then(|(_, l)| l.split_once(':')) else {
+            continue;
+        };
+        let (who, said) = (who.trim(), said.trim_start());
+        if let Some(position) = said.strip_prefix("# position fen ") {
+            asked.insert(who, position);
+            continue;
+        }
+        let Some(answer) = said.strip_prefix("# engine said: bestmove ") else {
+            continue;
+        };
+        let (Some(position), Some(best)) = (asked.remove(who), answer.split_whitespace().next())
+        else {
+            continue;
+        };
+        let (fen, moves) = position.split_once(" moves ").unwrap_or((position, ""));
+        let mut moves: Vec<&str> = moves.split_whitespace().collect();
+        moves.push(best);
+        let Ok(j) = judge_text(Some(fen), &moves) else {
+            continue;
+        };
+        // The mover of the last move: the FEN's side if the moves are odd in number.
+        let red_first = fen.split_whitespace().nth(1) != Some("b");
+        let mover = if red_first == (moves.len() % 2 == 1) {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        let by_rule = matches!(
+            j.outcome,
+            Some(Outcome::Win(winner, Reason::PerpetualCheck | Reason::PerpetualChase(_)))
+                if winner == mover
+        );
+        wins += usize::from(by_rule && j.ply == moves.len());
+    }
+    wins
 }
 
 /// Both engines' names as XBoard saw them, in the order of the match's first game.
@@ -338,6 +399,39 @@ fn uci_against_ucci() {
     let games = play("uci-ucci", chariot(false), chariot(true));
     let (white, black) = players(&games);
     assert!(white.ends_with("(UCI2WB)") && black.ends_with("(UXI2WB)"));
+}
+
+#[test]
+fn rule_wins_in_the_adapters_trace() {
+    // A CI game through UCI2WB: MaxQi's horse chased Chariot's rook between b0 and d1, and
+    // Chariot's b2a2 completed the cycle, a win by the law; its `score mate 1` made UCI2WB claim
+    // a mate, which XBoard refused.
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+    let moves = "b2g2 c6c5 g2g6 g9e7 h2g2 h9f8 g6g9 f9e8 g0e2 h7g7 g9g8 i9i8 g8g9 f8h9 g9d9 e8d9 \
+                 c3c4 c5c4 e2c4 a9a8 b0c2 b9c7 c0e2 c7d5 a3a4 d5f4 g2g7 h9g7 a0a1 f4d3 a1d1 i8d8 \
+                 i3i4 a8c8 d1b1 b7c7 c4a2 d3c1 b1c1 c7c1 e2c4 c1b1 i4i5 d8d2 c2b0 b1b3 h0f1 d2b2 \
+                 b0d1 b2a2 d1b0 a2b2 b0d1 b2a2 d1b0 a2b2 b0d1";
+    let trace = |answer: &str| {
+        format!(
+            "31479 <first : # position fen {start} moves {moves}\n\
+             31479 <first : # go btime 3410 wtime 6770\n\
+             31593 <first : # engine said: bestmove {answer}\n\
+             31593 <first : move {answer}\n"
+        )
+    };
+    assert_eq!(rule_wins(&trace("b2a2")), 1);
+    // Another move of the rook ends nothing.
+    assert_eq!(rule_wins(&trace("b2b1")), 0);
+    // A `bestmove` pairs only with the position its own engine was sent.
+    let other = trace("b2a2").replace("<first : # engine", "<second: # engine");
+    assert_eq!(rule_wins(&other), 0);
+    // The move before the cycle closes, and a repeated answer without a new position.
+    let before = moves.rsplit_once(" b2a2").unwrap().0;
+    let early = format!("1 <first : # position fen {start} moves {before}\n1 <first : # engine said: bestmove b2a2\n");
+    assert_eq!(
+        rule_wins(&(early + "2 <first : # engine said: bestmove b2a2\n")),
+        0
+    );
 }
 
 #[test]
