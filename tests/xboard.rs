@@ -425,9 +425,13 @@ fn rule_wins_in_the_adapters_trace() {
     // A `bestmove` pairs only with the position its own engine was sent.
     let other = trace("b2a2").replace("<first : # engine", "<second: # engine");
     assert_eq!(rule_wins(&other), 0);
-    // The move before the cycle closes, and a repeated answer without a new position.
+    // The same move a cycle earlier, the position's second occurrence, ends nothing; nor does
+    // an answer with no position sent before it.
     let before = moves.rsplit_once(" b2a2").unwrap().0;
-    let early = format!("1 <first : # position fen {start} moves {before}\n1 <first : # engine said: bestmove b2a2\n");
+    let early = format!(
+        "1 <first : # position fen {start} moves {before}\n\
+         1 <first : # engine said: bestmove b2a2\n"
+    );
     assert_eq!(
         rule_wins(&(early + "2 <first : # engine said: bestmove b2a2\n")),
         0
