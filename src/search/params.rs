@@ -320,6 +320,11 @@ params! {
     time_inc_pct: i32 = 100, 0..=100, step 5;
     /// …but not more than the clock divided by this.
     time_inc_div: i32 = 4, 1..=16, step 1;
+    /// Time: milliseconds kept back from every clock, on top of the user's `Move Overhead`,
+    /// for the process's own latency on a busy machine (`time::budget`; 50, was 100: the
+    /// worst move on a loaded machine used 15 ms of it, docs/strength/stage4.md, "The reserve
+    /// halved").
+    time_reserve: i32 = 50, 0..=1000, step 10;
     /// Time: no new iteration starts past this share of the target…
     time_soft: f64 = 0.6, 0.1..=1.0, step 0.05;
     /// …stretched by `1 + instability`, the instability counting up to this much.
