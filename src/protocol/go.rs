@@ -158,8 +158,10 @@ mod tests {
                     // The hard limit stays inside the clock less the process's latency, plus
                     // the part of the increment a move may spend (at most the increment, never
                     // more than a quarter of the clock), or within an eighth of the clock.
-                    let reserve =
-                        l.move_overhead + crate::search::Params::default().time_reserve as u64;
+                    let reserve = crate::search::time::kept(
+                        l.move_overhead,
+                        &crate::search::Params::default(),
+                    );
                     let share = inc.min(time / 4);
                     let avail = time.saturating_sub(reserve);
                     assert!(

@@ -105,12 +105,17 @@ pub fn effort_scale(effort: u64, p: &Params) -> f64 {
     }
 }
 
+/// Milliseconds every clock keeps back: the user's `move_overhead` and `p.time_reserve`.
+pub fn kept(move_overhead: u64, p: &Params) -> u64 {
+    move_overhead + p.time_reserve.max(0) as u64
+}
+
 /// The budget for `limits` by the numbers of `p`, or `None` when time does not limit the search.
 pub fn budget(limits: &Limits, p: &Params) -> Option<Budget> {
     if let Some(x) = limits.movetime {
         return Some(Budget::exact(x.saturating_sub(limits.move_overhead)));
     }
-    let keep = limits.move_overhead + p.time_reserve.max(0) as u64;
+    let keep = kept(limits.move_overhead, p);
     let c = limits.clock?;
     let avail = c.time.saturating_sub(keep);
     if c.movestogo == Some(1) {
@@ -202,7 +207,7 @@ mod tests {
         });
         assert_eq!(
             budget(&l).unwrap().hard,
-            3000 - 10 - Params::default().time_reserve as u64
+            3000 - kept(10, &Params::default())
         );
         l.clock = Some(Clock {
             time: 0,
@@ -277,10 +282,7 @@ mod tests {
             ..Default::default()
         };
         let b = budget(&l).unwrap();
-        assert!(
-            b.hard <= 200 - 10 - Params::default().time_reserve as u64,
-            "{b:?}"
-        );
+        assert!(b.hard <= 200 - kept(10, &Params::default()), "{b:?}");
         assert!(b.target <= 200 / 20 + 10, "{b:?}");
     }
 
@@ -318,7 +320,7 @@ mod tests {
         // Inside the reserve a clock with an increment still thinks, and spends less than
         // its increment, so the clock climbs back.
         let time = 40;
-        assert!(time < 10 + Params::default().time_reserve as u64);
+        assert!(time < kept(10, &Params::default()));
         let b = budget(&Limits {
             move_overhead: 10,
             clock: Some(Clock {
