@@ -305,9 +305,9 @@ params! {
     /// …plus this many.
     mate_depth_add: i32 = 4, 0..=16, step 1;
     /// Time (see `time`): a clock without `movestogo` is shared out over this many moves…
-    /// (20, was 30: the clock was spent too slowly, docs/strength/stage4.md, "Spending the
-    /// clock")
-    time_moves: i32 = 20, 5..=80, step 3;
+    /// (30 again with the 50 ms reserve and `time_fall`, was 20: docs/strength/stage4.md, "The
+    /// clock over 30 moves, stretched when the score falls")
+    time_moves: i32 = 30, 5..=80, step 3;
     /// …and a `movestogo` over at most this many.
     time_max_moves: i32 = 50, 5..=120, step 5;
     /// Time: the hard limit is at most this many times the target…
@@ -330,8 +330,8 @@ params! {
     /// …stretched by `1 + instability`, the instability counting up to this much.
     time_instability_max: f64 = 1.5, 0.0..=4.0, step 0.2;
     /// Time: the target stretches by this share per pawn the score fell since the last move
-    /// (shrinks as much per pawn it rose; `time::fall_scale`)…
-    time_fall: f64 = 0.0, 0.0..=4.0, step 0.25;
+    /// (shrinks as much per pawn it rose; `time::fall_scale`; 1, was 0: the same page)…
+    time_fall: f64 = 1.0, 0.0..=4.0, step 0.25;
     /// …within this factor either way.
     time_fall_max: f64 = 1.5, 1.0..=3.0, step 0.1;
     /// Time: when the best move took at least this percentage of the search's nodes, the

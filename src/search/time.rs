@@ -8,7 +8,7 @@
 //! process the worst of some 20 000 moves left 45 ms of the clock, 15 ms into O + R.
 //! With A = T − O − R and the increment's share B = min(I · min(1, T/(O + R)), T/4):
 //! nothing to spend (A = B = 0) means move at once (1 ms); M = 1 spends A; otherwise
-//! target = A / min(M or 20, 50) + B and hard = min(5·target, T/2 + I/2, max(A + B, T/8)), so a
+//! target = A / min(M or 30, 50) + B and hard = min(5·target, T/2 + I/2, max(A + B, T/8)), so a
 //! short clock lives on its increment (T/8: a search held up by a busy machine may still finish
 //! an iteration). Inside the reserve (T < O + R) the share B shrinks with the
 //! clock instead of falling to nothing: a clock that drifts into the reserve still thinks a few
@@ -283,7 +283,8 @@ mod tests {
         };
         let b = budget(&l).unwrap();
         assert!(b.hard <= 200 - kept(10, &Params::default()), "{b:?}");
-        assert!(b.target <= 200 / 20 + 10, "{b:?}");
+        let moves = Params::default().time_moves as u64;
+        assert!(b.target <= 200 / moves + 10, "{b:?}");
     }
 
     #[test]
