@@ -321,10 +321,16 @@ params! {
     /// …but not more than the clock divided by this.
     time_inc_div: i32 = 4, 1..=16, step 1;
     /// Time: milliseconds kept back from every clock, on top of the user's `Move Overhead`,
-    /// for the process's own latency on a busy machine (`time::budget`; 50, was 100: the
-    /// worst move on a loaded machine used 15 ms of it, docs/strength/stage4.md, "The reserve
+    /// for the process's own latency on a busy machine (`time::budget`; 30, was 50: the
+    /// worst move on a loaded machine used 16 ms of it and the `Move Overhead`,
+    /// docs/strength/stage4.md, "A 30 ms reserve over 30 moves"; 50, was 100: "The reserve
     /// halved").
-    time_reserve: i32 = 50, 0..=1000, step 10;
+    time_reserve: i32 = 30, 0..=1000, step 10;
+    /// Time: the target stops no search before this iteration is done, only the hard limit
+    /// does (a few milliseconds reach it on an idle core; on a machine shared with the opponent
+    /// a search held up that long used to stop after one ply, at a thirtieth of a peer's clock
+    /// one move in twelve).
+    time_min_depth: i32 = 5, 1..=12, step 1;
     /// Time: no new iteration starts past this share of the target…
     time_soft: f64 = 0.6, 0.1..=1.0, step 0.05;
     /// …stretched by `1 + instability`, the instability counting up to this much.

@@ -1,11 +1,11 @@
 //! Time allocation: how long one move may take, from the limits of `go`.
 //!
-//! T own time, I increment, M moves to go, O the user's `Move Overhead`, R = `time_reserve` (50;
+//! T own time, I increment, M moves to go, O the user's `Move Overhead`, R = `time_reserve` (30;
 //! all ms). The numbers below are `Params`' defaults (`time_*`), which a tuner may change. Every
 //! clock first loses O + R: R covers the process's own latency on a loaded machine
 //! (waking the search thread, being scheduled, writing the move), O the GUI's or the network's.
 //! R absorbs the scheduling delays of a busy two-core machine: at 1 s + 10 ms beside a busy
-//! process the worst of some 20 000 moves left 45 ms of the clock, 15 ms into O + R.
+//! process the worst of some 20 000 moves left 24 ms of the clock, 16 ms into O + R.
 //! With A = T − O − R and the increment's share B = min(I · min(1, T/(O + R)), T/4):
 //! nothing to spend (A = B = 0) means move at once (1 ms); M = 1 spends A; otherwise
 //! target = A / min(M or 30, 50) + B and hard = min(5·target, T/2 + I/2, max(A + B, T/8)), so a
@@ -17,7 +17,7 @@
 //! B is less than the increment. The search starts no new iteration past 60 % of the target
 //! (stretched by 1 + the best move's instability, at most 1.5, and by how far the score fell
 //! since the last move, `fall_scale`, and shrunk when the best move took most of the nodes,
-//! `effort_scale`), once `SOFT_STOP_DEPTH` is reached, and aborts at hard; time
+//! `effort_scale`), once iteration `time_min_depth` (5) is done, and aborts at hard; time
 //! spent pondering counts towards the target (the search is that much deeper), the hard limit
 //! runs from `ponderhit` (the clock does), and a `ponderhit` that comes after the target has
 //! passed is answered at once.
@@ -27,11 +27,6 @@
 
 use super::limits::Limits;
 use super::Params;
-
-/// The shallowest iteration after which the target may stop the search. A few milliseconds
-/// reach it on an idle core; on a machine shared with the opponent a search held up that long
-/// used to stop after one ply, which at a thirtieth of a peer's clock was one move in twelve.
-pub const SOFT_STOP_DEPTH: u32 = 5;
 
 /// Milliseconds the search may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,7 +60,7 @@ impl Budget {
     /// (pondering included), given how unstable the best move has been (0 = stable, counted up
     /// to `time_instability_max`), how many centipawns the score `fell` since the last
     /// move (see `fall_scale`) and the percentage of the nodes the best move took (`effort`,
-    /// see `effort_scale`). Below `SOFT_STOP_DEPTH` only the hard limit stops the search.
+    /// see `effort_scale`). Below `time_min_depth` only the hard limit stops the search.
     pub fn soft_stop(
         &self,
         depth: u32,
@@ -75,7 +70,7 @@ impl Budget {
         effort: u64,
         p: &Params,
     ) -> bool {
-        if self.exact || depth < SOFT_STOP_DEPTH {
+        if self.exact || depth < p.time_min_depth.max(1) as u32 {
             return false;
         }
         let scale = (1.0 + instability.clamp(0.0, p.time_instability_max))
@@ -165,6 +160,11 @@ mod tests {
     use super::*;
     use crate::search::Clock;
 
+    /// The shallowest iteration the target may stop after, by default.
+    fn min_depth() -> u32 {
+        Params::default().time_min_depth as u32
+    }
+
     /// The budget at the default numbers.
     fn budget(limits: &Limits) -> Option<Budget> {
         super::budget(limits, &Params::default())
@@ -196,10 +196,10 @@ mod tests {
         // A clock budget stops after an iteration past 60 % of its target, later when the
         // best move is unstable.
         assert!(!b.exact);
-        assert!(b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 0.0, 0, 0, &p));
-        assert!(!b.soft_stop(SOFT_STOP_DEPTH, b.target * 6 / 10 + 1, 1.0, 0, 0, &p));
+        assert!(b.soft_stop(min_depth(), b.target * 6 / 10 + 1, 0.0, 0, 0, &p));
+        assert!(!b.soft_stop(min_depth(), b.target * 6 / 10 + 1, 1.0, 0, 0, &p));
         // Below the shallowest stopping depth only the hard limit ends the search.
-        assert!(!b.soft_stop(SOFT_STOP_DEPTH - 1, b.hard, 0.0, 0, 0, &p));
+        assert!(!b.soft_stop(min_depth() - 1, b.hard, 0.0, 0, 0, &p));
         l.clock = Some(Clock {
             time: 3000,
             inc: 0,
@@ -242,9 +242,9 @@ mod tests {
             exact: false,
         };
         // 60 ms passes 60 % of the target, not 60 % of the target stretched by a fall.
-        assert!(b.soft_stop(SOFT_STOP_DEPTH, 61, 0.0, 0, 0, &p));
-        assert!(!b.soft_stop(SOFT_STOP_DEPTH, 61, 0.0, 50, 0, &p));
-        assert!(b.soft_stop(SOFT_STOP_DEPTH, 41, 0.0, -50, 0, &p));
+        assert!(b.soft_stop(min_depth(), 61, 0.0, 0, 0, &p));
+        assert!(!b.soft_stop(min_depth(), 61, 0.0, 50, 0, &p));
+        assert!(b.soft_stop(min_depth(), 41, 0.0, -50, 0, &p));
     }
 
     #[test]
@@ -256,7 +256,7 @@ mod tests {
         };
         let off = Params::default();
         assert_eq!(effort_scale(99, &off), 1.0, "off by default");
-        assert!(!b.soft_stop(SOFT_STOP_DEPTH, 50, 0.0, 0, 99, &off));
+        assert!(!b.soft_stop(min_depth(), 50, 0.0, 0, 99, &off));
         let on = Params {
             time_effort: 90,
             time_effort_scale: 0.75,
@@ -265,9 +265,9 @@ mod tests {
         assert_eq!(effort_scale(89, &on), 1.0);
         assert_eq!(effort_scale(90, &on), 0.75);
         // 60 % of the target is 60 ms; shrunk by the effort, 45 ms.
-        assert!(!b.soft_stop(SOFT_STOP_DEPTH, 46, 0.0, 0, 89, &on));
-        assert!(b.soft_stop(SOFT_STOP_DEPTH, 46, 0.0, 0, 95, &on));
-        assert!(!b.soft_stop(SOFT_STOP_DEPTH, 44, 0.0, 0, 95, &on));
+        assert!(!b.soft_stop(min_depth(), 46, 0.0, 0, 89, &on));
+        assert!(b.soft_stop(min_depth(), 46, 0.0, 0, 95, &on));
+        assert!(!b.soft_stop(min_depth(), 44, 0.0, 0, 95, &on));
     }
 
     #[test]
@@ -320,8 +320,7 @@ mod tests {
         }
         // Inside the reserve a clock with an increment still thinks, and spends less than
         // its increment, so the clock climbs back.
-        let time = 40;
-        assert!(time < kept(10, &Params::default()));
+        let time = kept(10, &Params::default()) * 3 / 4;
         let b = budget(&Limits {
             move_overhead: 10,
             clock: Some(Clock {
