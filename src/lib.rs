@@ -20,6 +20,7 @@ pub mod large;
 pub mod path;
 pub mod protocol;
 pub mod psq;
+pub mod record;
 pub mod score;
 pub mod search;
 #[cfg(feature = "tools")]

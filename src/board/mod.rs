@@ -24,6 +24,7 @@ pub use check::CheckInfo;
 pub use fen::FenError;
 pub use game::{Game, GameError};
 pub use moves::{Move, MoveError, MoveList};
+pub use notation::{Notation, NotationError};
 pub use piece::{Piece, PieceKind};
 pub use position::{Position, START_FEN};
 pub use square::{Color, Square, SquareError};

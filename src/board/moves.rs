@@ -13,6 +13,16 @@ pub enum MoveError {
     /// Well-formed but not legal in the position.
     #[error("illegal move {0}")]
     Illegal(String),
+    /// Not a move in WXF or Chinese notation (nor ICCS): the text as given, cut to 16
+    /// characters.
+    #[error("unreadable move {0}")]
+    Unreadable(String),
+    /// Well-formed WXF or Chinese notation that names no legal move here.
+    #[error("no legal move is {0}")]
+    NoSuchMove(String),
+    /// Well-formed WXF or Chinese notation that names more than one legal move here.
+    #[error("ambiguous move {0}")]
+    Ambiguous(String),
 }
 
 /// A move: `from | to << 7 | 1 << 15`. Never zero, so `Option<Move>` is two bytes.
