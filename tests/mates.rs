@@ -117,7 +117,7 @@ fn harvest_finds_the_first_announced_mate_of_the_winner() {
 1. h2e2 {+0.30/8 0.1s} h9g7 {#-5/9 0.1s} 2. h0g2 {#4/9 0.1s} i9h9 {#-3/9} 1-0\n\n\
 [Event \"t\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1/2-1/2\"]\n\n\
 1. h2e2 {#2/3} h9g7 1/2-1/2\n";
-    let lines = mates::harvest(pgn).expect("reads");
+    let lines = mates::harvest(pgn.as_bytes()).expect("reads");
     assert_eq!(
         lines,
         ["rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2; dm 4; bm h0g2; c0 \"announced by red-engine\""]

@@ -223,7 +223,7 @@ fn judge_pgn_reports_disagreements() {
     let pgn = "[Round \"1\"]\n[FEN \"5k3/9/2c6/9/9/9/9/3R5/9/4K4 w - - 0 1\"]\n\
         [Result \"1/2-1/2\"]\n\n1. d2c2 c7d7 2. c2d2 d7c7 3. d2c2 c7d7 4. c2d2 d7c7 1/2-1/2\n\n\
         [Round \"2\"]\n[Result \"0-1\"]\n\n1. h2e2 h9g7 0-1\n";
-    let (text, disagree) = judge_pgn(pgn).unwrap();
+    let (text, disagree) = judge_pgn(pgn.as_bytes()).unwrap();
     assert_eq!(disagree, 1);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
@@ -234,7 +234,7 @@ fn judge_pgn_reports_disagreements() {
             "2 games, 1 disagree",
         ]
     );
-    assert!(judge_pgn("[Round \"3\"]\n\n1. h2e2 h2e2 *\n")
+    assert!(judge_pgn(b"[Round \"3\"]\n\n1. h2e2 h2e2 *\n")
         .unwrap_err()
         .to_string()
         .contains("ply 2"));

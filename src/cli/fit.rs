@@ -5,7 +5,7 @@ use chariot::protocol::Dialect;
 use chariot::tools::fit::{spsa, tune};
 use chariot::tools::matches::{parse_dialect, parse_options, EngineSpec, MatchError, TimeControl};
 use chariot::tools::openings::{self, DEFAULT_OPENINGS};
-use chariot::tools::read_text;
+use chariot::tools::read_bytes;
 use std::path::PathBuf;
 
 /// Arguments of `chariot tune`.
@@ -112,10 +112,11 @@ pub struct SpsaArgs {
 impl SpsaArgs {
     /// The run the words ask for.
     pub fn config(&self) -> Result<spsa::Config, Failure> {
-        let text = match &self.openings {
-            Some(path) => read_text(path)?,
-            None => DEFAULT_OPENINGS.to_string(),
-        };
+        let openings = match &self.openings {
+            Some(path) => openings::read(&read_bytes(path)?),
+            None => openings::parse(DEFAULT_OPENINGS),
+        }
+        .map_err(MatchError::from)?;
         let start = parse_options(&self.start)?
             .into_iter()
             .map(|(n, v)| {
@@ -153,7 +154,7 @@ impl SpsaArgs {
             opponent,
             engine,
             control,
-            openings: openings::parse(&text).map_err(MatchError::from)?,
+            openings,
             names: self.param.clone(),
             start,
             pairs: self.pairs,

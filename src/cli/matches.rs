@@ -7,7 +7,7 @@ use chariot::tools::matches::{
     TimeControl, TimeControlError,
 };
 use chariot::tools::openings::{self, DEFAULT_OPENINGS};
-use chariot::tools::read_text;
+use chariot::tools::read_bytes;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -175,14 +175,14 @@ fn spec(args: &MatchArgs, which: usize) -> Result<EngineSpec, MatchError> {
 
 /// The match the words ask for (engines default to this program).
 pub fn config(args: &MatchArgs) -> Result<matches::Config, MatchError> {
-    let text = match &args.openings {
-        Some(path) => read_text(path)?,
-        None => DEFAULT_OPENINGS.to_string(),
+    let openings = match &args.openings {
+        Some(path) => openings::read(&read_bytes(path)?)?,
+        None => openings::parse(DEFAULT_OPENINGS)?,
     };
     let setup = Setup {
         specs: [spec(args, 1)?, spec(args, 2)?],
         controls: [control(args, 1)?, control(args, 2)?],
-        openings: openings::parse(&text)?,
+        openings,
         maxplies: args.maxplies.max(1),
         margin: args.margin,
         timeout: args.timeout.max(1),
@@ -230,12 +230,11 @@ pub fn tally(args: &TallyArgs) -> Result<(), Failure> {
         .map(Sprt::parse)
         .transpose()
         .map_err(MatchError::from)?;
-    let mut text = String::new();
+    let mut files = Vec::new();
     for path in &args.files {
-        text.push_str(&read_text(path)?);
-        text.push('\n');
+        files.push(read_bytes(path)?);
     }
-    let (summary, names) = Summary::from_pgn(&text)?;
+    let (summary, names) = Summary::from_records(&files)?;
     let sprt = sprt.as_ref().map(|sp| (sp, summary.decide(sp)));
     say(summary.lines(&names, sprt))
 }
@@ -258,7 +257,7 @@ pub struct JudgeArgs {
 /// recorded result agrees), `Exit::Failed` when some recorded result disagrees.
 pub fn judge(args: &JudgeArgs) -> Result<ExitCode, Failure> {
     if let Some(path) = &args.pgn {
-        let (out, disagree) = judge::judge_pgn(&read_text(path)?)?;
+        let (out, disagree) = judge::judge_pgn(&read_bytes(path)?)?;
         say(out)?;
         return Ok(if disagree > 0 {
             ExitCode::from(Exit::Failed.code())

@@ -3,7 +3,7 @@
 use super::{say, Failure};
 use chariot::tools::matches::mates::{self, Budget, Solver};
 use chariot::tools::matches::{parse_dialect, parse_options, EngineSpec};
-use chariot::tools::read_text;
+use chariot::tools::{read_bytes, read_text};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
@@ -50,8 +50,8 @@ pub struct MatesArgs {
 pub fn run(args: &MatesArgs) -> Result<(), Failure> {
     if args.harvest {
         for f in &args.files {
-            let text = read_text(f)?;
-            for line in mates::harvest(&text).map_err(Failure::input)? {
+            let bytes = read_bytes(f)?;
+            for line in mates::harvest(&bytes).map_err(Failure::input)? {
                 say(format_args!("{line}\n"))?;
             }
         }

@@ -8,6 +8,7 @@ mod fit;
 mod matches;
 mod mates;
 mod nnue;
+mod records;
 mod soak;
 
 pub use exit::{Exit, Failure};
@@ -80,6 +81,10 @@ enum Command {
     Spsa(fit::SpsaArgs),
     /// Fit the win/draw/loss model (`UCI_ShowWDL`) to the scored moves of finished games.
     WdlFit(fit::WdlFitArgs),
+    /// Convert game records between PGN (ICCS, WXF or Chinese moves), XQF and DhtmlXQ: the
+    /// input's format is told from its content, the output's from its extension. Games that
+    /// cannot be read are named on stderr (exit status 2); the others are written.
+    Convert(records::ConvertArgs),
     /// Search the bench positions to a fixed depth; last line `<nodes> nodes <nps> nps`.
     Bench {
         /// Depth (default 8).
@@ -170,6 +175,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Judge(args) => return matches::judge(&args),
         Command::Soak(args) => return soak::run(&args),
         Command::Mates(args) => mates::run(&args)?,
+        Command::Convert(args) => records::convert(&args)?,
         Command::Bench {
             depth,
             classical,

@@ -140,7 +140,7 @@ impl Record {
 }
 
 /// What is wrong with one game of a record.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Reason {
     /// A move that is malformed, illegal, or names no move or several.
     #[error("{0}")]
@@ -160,7 +160,7 @@ pub enum Reason {
 }
 
 /// One game of a record that could not be read: which game, which ply, and why.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub struct RecordError {
     /// The game's number in the file, from 1.
     pub game: usize,

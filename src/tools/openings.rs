@@ -1,5 +1,5 @@
-//! Openings for matches: a file of FENs or of move sequences, one opening per line, and the
-//! built-in set (`positions/openings.txt`).
+//! Openings for matches: a file of FENs or of move sequences, one opening per line, a game
+//! record (each game's main line an opening), and the built-in set (`positions/openings.txt`).
 //!
 //! Every opening is checked when read: the FEN must be a legal position and every move legal,
 //! so a game never starts from a broken line. Game `i` of a match plays opening `i / 2`
@@ -57,9 +57,35 @@ pub enum OpeningsError {
         /// The first bad move.
         error: GameError,
     },
+    /// A game of a record file given as openings could not be read.
+    #[error("openings {0}")]
+    Record(crate::record::RecordError),
     /// No opening in the text.
     #[error("no openings")]
     Empty,
+}
+
+/// Reads an openings file's bytes: a game record (PGN with tags, XQF or DhtmlXQ, in any
+/// notation), each game's start and main line one opening; else an openings text (`parse`).
+pub fn read(bytes: &[u8]) -> Result<Vec<Opening>, OpeningsError> {
+    use crate::record::{self, Format};
+    let text = record::text::decode(bytes);
+    let tagged = text.lines().any(|l| l.trim_start().starts_with('['));
+    if Format::detect(bytes) == Format::Pgn && !tagged {
+        return parse(&text);
+    }
+    let mut out = Vec::new();
+    for game in record::read(bytes) {
+        let r = game.map_err(OpeningsError::Record)?;
+        out.push(Opening {
+            fen: r.start.fen(),
+            moves: r.mainline().collect(),
+        });
+    }
+    if out.is_empty() {
+        return Err(OpeningsError::Empty);
+    }
+    Ok(out)
 }
 
 /// Parses an openings text. Each line is one of

@@ -1,14 +1,16 @@
-//! PGN out and in: `chariot match` writes its games with it and `chariot tune` reads them back.
+//! PGN out and in for the tools: `chariot match` writes its games with it, and `judge`,
+//! `tally`, `tune`, `wdl-fit`, `mates --harvest` and `datagen --pgn` read game records back
+//! through it (any format `crate::record` reads).
 //! The writer puts the seven standard tags (White = the Red engine), `FEN` and
 //! `SetUp` when the game does not start from the start position, `Termination` with the
 //! referee's reason, moves in ICCS coordinates (`h2e2`) with the engines' score, depth and time
 //! as comments.
 //!
-//! The reader replays every move through the crate's legality check, so a file that reads back
-//! is a file of legal games; it accepts the writer's output and the common variants (`Red` for
-//! `White`, `H2-E2` moves, move numbers glued to moves, comments, NAGs and variations skipped).
+//! The reader is `crate::record`'s: every move is replayed through the crate's legality check,
+//! so a file that reads back is a file of legal games, in ICCS, WXF or Chinese moves.
 
-use crate::board::{Color, FenError, Game, Move, MoveError, Position, START_FEN};
+use crate::board::{Color, Game, Move, Position, START_FEN};
+use crate::record::{Record as RecordGame, RecordError};
 
 /// A finished game as recorded.
 #[derive(Clone, Debug)]
@@ -112,16 +114,16 @@ pub fn write(r: &Record, event: &str, date: &str) -> String {
     s
 }
 
-/// A game read back from PGN.
+/// A game read back from a record file (PGN, XQF or DhtmlXQ: `crate::record` reads them).
 #[derive(Clone, Debug)]
 pub struct Parsed {
-    /// Tag pairs in order.
+    /// Tag pairs in order (the start position is the game's, not a tag).
     pub tags: Vec<(String, String)>,
-    /// The game replayed from its `FEN` tag (or the start), every move checked.
+    /// The main line replayed from the record's start position, every move checked.
     pub game: Game,
-    /// The result token at the end of the movetext (empty if none).
+    /// The result: `1-0`, `0-1`, `1/2-1/2`, or `*` for an unfinished game.
     pub result: String,
-    /// The first comment after each move, if any (the engines' score, depth and time).
+    /// The comment after each main-line move, if any (the engines' score, depth and time).
     pub comments: Vec<Option<String>>,
 }
 
@@ -134,8 +136,8 @@ impl Parsed {
             .map(|(_, v)| v.as_str())
     }
 
-    /// Red's points from the result token: 1 (`1-0`), 0.5 (`1/2-1/2`), 0 (`0-1`); `None` for
-    /// an unfinished game (`*` or no token).
+    /// Red's points from the result: 1 (`1-0`), 0.5 (`1/2-1/2`), 0 (`0-1`); `None` for an
+    /// unfinished game.
     pub fn red_points(&self) -> Option<f32> {
         match self.result.as_str() {
             "1-0" => Some(1.0),
@@ -145,205 +147,48 @@ impl Parsed {
         }
     }
 
-    /// Red's name: the `White` tag, or `Red` as some Xiangqi programs write it.
+    /// Red's name: the `White` tag, or `Red` as Xiangqi programs write it.
     pub fn red(&self) -> Option<&str> {
         self.tag("White").or_else(|| self.tag("Red"))
     }
 }
 
-fn parse_tag(inner: &str) -> Option<(String, String)> {
-    let (k, v) = inner.split_once(char::is_whitespace)?;
-    let v = v.trim().strip_prefix('"')?.strip_suffix('"')?;
-    let mut out = String::new();
-    let mut chars = v.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            if let Some(n) = chars.next() {
-                out.push(n);
-            }
-        } else {
-            out.push(c);
+impl From<RecordGame> for Parsed {
+    fn from(r: RecordGame) -> Parsed {
+        Parsed {
+            game: r.game(),
+            result: r.result().to_string(),
+            // Comments wrapped over lines are one line again.
+            comments: r
+                .moves
+                .iter()
+                .map(|n| {
+                    let c = n.comment.as_deref()?;
+                    Some(c.split_whitespace().collect::<Vec<_>>().join(" "))
+                })
+                .collect(),
+            tags: r.tags,
         }
     }
-    Some((k.to_string(), out))
 }
 
-/// Splits movetext into tokens, dropping `;` comments and variations; a `{…}` comment becomes
-/// one token starting with `{`.
-fn tokens(movetext: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut comment = String::new();
-    let (mut brace, mut paren, mut semicolon) = (false, 0usize, false);
-    let flush = |word: &mut String, out: &mut Vec<String>| {
-        if !word.is_empty() {
-            out.push(std::mem::take(word));
-        }
-    };
-    for c in movetext.chars() {
-        if semicolon {
-            semicolon = c != '\n';
-            continue;
-        }
-        if brace {
-            if c == '}' {
-                brace = false;
-                if paren == 0 {
-                    out.push(format!("{{{}", comment.trim()));
-                }
-                comment.clear();
-            } else {
-                comment.push(if c.is_whitespace() { ' ' } else { c });
-            }
-            continue;
-        }
-        match c {
-            '{' => {
-                flush(&mut word, &mut out);
-                brace = true;
-            }
-            ';' => {
-                flush(&mut word, &mut out);
-                semicolon = true;
-            }
-            '(' => {
-                flush(&mut word, &mut out);
-                paren += 1;
-            }
-            ')' => {
-                word.clear();
-                paren = paren.saturating_sub(1);
-            }
-            c if c.is_whitespace() => flush(&mut word, &mut out),
-            c if paren == 0 => word.push(c),
-            _ => {}
-        }
-    }
-    flush(&mut word, &mut out);
-    out
+/// A game of a record file that could not be read: its number, the ply and why.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub struct PgnError(pub RecordError);
+
+/// Every game of a record file's bytes (PGN in any notation and encoding, XQF or DhtmlXQ),
+/// each read or not.
+pub fn read_each(bytes: &[u8]) -> Vec<Result<Parsed, PgnError>> {
+    crate::record::read(bytes)
+        .into_iter()
+        .map(|g| g.map(Parsed::from).map_err(PgnError))
+        .collect()
 }
 
-/// Why a PGN text could not be read; each names the game by its `Round` tag (`?` if none).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PgnError {
-    /// The `FEN` tag is not a legal position.
-    #[error("round {round}: bad FEN tag: {error}")]
-    Fen {
-        /// The game's `Round` tag.
-        round: String,
-        /// What is wrong with the FEN.
-        error: FenError,
-    },
-    /// A move is malformed or illegal.
-    #[error("round {round}, ply {ply}: {error}")]
-    Move {
-        /// The game's `Round` tag.
-        round: String,
-        /// 1-based ply of the move from the game's start.
-        ply: usize,
-        /// What is wrong with the move.
-        error: MoveError,
-    },
-}
-
-/// A replayed game: the game, its result token and the comment after each move.
-type Replayed = (Game, String, Vec<Option<String>>);
-
-fn replay(tags: &[(String, String)], movetext: &str) -> Result<Replayed, PgnError> {
-    let round = tags
-        .iter()
-        .find(|(k, _)| k == "Round")
-        .map(|(_, v)| v.as_str())
-        .unwrap_or("?");
-    let fen = tags
-        .iter()
-        .find(|(k, _)| k == "FEN")
-        .map(|(_, v)| v.as_str())
-        .unwrap_or(START_FEN);
-    let start: Position = fen.parse().map_err(|error| PgnError::Fen {
-        round: round.to_string(),
-        error,
-    })?;
-    let mut game = Game::new(start);
-    let mut result = String::new();
-    let mut comments: Vec<Option<String>> = Vec::new();
-    for tok in tokens(movetext) {
-        if let Some(text) = tok.strip_prefix('{') {
-            if let Some(last @ None) = comments.last_mut() {
-                *last = Some(text.to_string());
-            }
-            continue;
-        }
-        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&tok.as_str()) {
-            result = tok;
-            continue;
-        }
-        if tok.starts_with('$') {
-            continue;
-        }
-        // Move numbers, alone (`12.`, `12...`) or glued to the move (`12.h2e2`).
-        let mv = tok.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-        if mv.is_empty() {
-            continue;
-        }
-        let text: String = mv
-            .trim_end_matches(['!', '?', '+', '#'])
-            .chars()
-            .filter(|&c| c != '-')
-            .collect();
-        let m = game
-            .position()
-            .parse_move(&text)
-            .map_err(|error| PgnError::Move {
-                round: round.to_string(),
-                ply: game.moves().len() + 1,
-                error,
-            })?;
-        // `parse_move` checked the move: playing it cannot fail.
-        let _ = game.play(m);
-        comments.push(None);
-    }
-    Ok((game, result, comments))
-}
-
-/// Reads every game of a PGN text, replaying and checking the moves.
-pub fn read(text: &str) -> Result<Vec<Parsed>, PgnError> {
-    let mut out = Vec::new();
-    let mut tags: Vec<(String, String)> = Vec::new();
-    let mut movetext = String::new();
-    let mut flush = |tags: &mut Vec<(String, String)>, movetext: &mut String| {
-        if tags.is_empty() && movetext.trim().is_empty() {
-            return Ok::<(), PgnError>(());
-        }
-        let (game, result, comments) = replay(tags, movetext)?;
-        out.push(Parsed {
-            tags: std::mem::take(tags),
-            game,
-            result,
-            comments,
-        });
-        movetext.clear();
-        Ok(())
-    };
-    for line in text.lines() {
-        let trimmed = line.trim();
-        if trimmed.starts_with('%') {
-            continue;
-        }
-        if let Some(inner) = trimmed.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            if !movetext.trim().is_empty() {
-                flush(&mut tags, &mut movetext)?;
-            }
-            if let Some(kv) = parse_tag(inner) {
-                tags.push(kv);
-            }
-        } else {
-            movetext.push_str(line);
-            movetext.push('\n');
-        }
-    }
-    flush(&mut tags, &mut movetext)?;
-    Ok(out)
+/// Every game of a record file's bytes; the first game that cannot be read fails the whole.
+pub fn read(bytes: impl AsRef<[u8]>) -> Result<Vec<Parsed>, PgnError> {
+    read_each(bytes.as_ref()).into_iter().collect()
 }
 
 #[cfg(test)]
@@ -388,11 +233,14 @@ mod tests {
         assert_eq!(games[0].result, "1/2-1/2");
         assert_eq!(games[0].tag("Termination"), Some("threefold repetition"));
         // Comments come back with their moves (a comment wrapped over lines joined again);
-        // the termination comment after the last move's own comment is not taken for it.
+        // the termination comment after the last move's own comment is joined to it.
         assert_eq!(games[0].comments.len(), 40);
         assert_eq!(games[0].comments[0], None);
         assert_eq!(games[0].comments[7].as_deref(), Some("+0.7/5 0.10s"));
-        assert_eq!(games[0].comments[39].as_deref(), Some("+0.39/5 0.10s"));
+        assert_eq!(
+            games[0].comments[39].as_deref(),
+            Some("+0.39/5 0.10s threefold repetition")
+        );
         assert_eq!(games[1].game.moves().len(), 2);
         assert_eq!(games[1].game.position().side_to_move(), Color::Black);
     }
@@ -409,9 +257,12 @@ mod tests {
         let bad = "[Round \"7\"]\n\n1. h2e2 h2e2 1-0\n";
         assert_eq!(
             read(bad).unwrap_err().to_string(),
-            "round 7, ply 2: illegal move h2e2"
+            "game 1, ply 2: illegal move h2e2"
         );
         let e = read("[FEN \"nonsense\"]\n\n*\n").unwrap_err();
-        assert!(e.to_string().starts_with("round ?: bad FEN tag: "), "{e}");
+        assert!(
+            e.to_string().starts_with("game 1: bad start position: "),
+            "{e}"
+        );
     }
 }

@@ -209,23 +209,18 @@ fn load(args: &Config, out: &mut String) -> Result<Vec<Sample>, TuneError> {
     let mut samples = Vec::new();
     let (mut games, mut skipped) = (0, 0);
     for path in &args.pgn {
-        let text = std::fs::read_to_string(path).map_err(|source| TuneError::Read {
+        let bytes = std::fs::read(path).map_err(|source| TuneError::Read {
             path: path.clone(),
             source,
         })?;
         // Game by game, so that one unreadable game (say, the last one of a file still being
         // written) costs only itself.
-        for chunk in text.split("\n[Event ").filter(|c| !c.trim().is_empty()) {
-            let chunk = if chunk.starts_with("[Event ") {
-                chunk.to_string()
-            } else {
-                format!("[Event {chunk}")
-            };
-            let Ok(parsed) = pgn::read(&chunk) else {
+        for parsed in pgn::read_each(&bytes) {
+            let Ok(g) = parsed else {
                 skipped += 1;
                 continue;
             };
-            for g in parsed {
+            {
                 let Some(result) = g.red_points() else {
                     skipped += 1;
                     continue;

@@ -4,7 +4,7 @@
 
 use crate::score::WdlModel;
 use crate::tools::pgn::{Parsed, PgnError};
-use crate::tools::{read_text, FileError};
+use crate::tools::{read_bytes, FileError};
 use std::path::PathBuf;
 
 /// Why `wdl-fit` could not fit.
@@ -118,7 +118,7 @@ pub fn fit(samples: &[(f64, Outcome)]) -> WdlModel {
 pub fn run(files: &[PathBuf]) -> Result<String, WdlFitError> {
     let mut games = Vec::new();
     for f in files {
-        let text = read_text(f)?;
+        let text = read_bytes(f)?;
         games.extend(
             crate::tools::pgn::read(&text).map_err(|source| WdlFitError::Pgn {
                 path: f.clone(),

@@ -99,8 +99,8 @@ pub fn judge_text<S: AsRef<str>>(fen: Option<&str>, moves: &[S]) -> Result<Judge
 
 /// Judges every game of a PGN text: one line per game and a last summary line; the number of
 /// games whose recorded result disagrees with the rules' verdict.
-pub fn judge_pgn(text: &str) -> Result<(String, usize), PgnError> {
-    let games = pgn::read(text)?;
+pub fn judge_pgn(bytes: &[u8]) -> Result<(String, usize), PgnError> {
+    let games = pgn::read(bytes)?;
     let mut out = String::new();
     let mut disagree = 0;
     for (k, g) in games.iter().enumerate() {

@@ -253,9 +253,9 @@ pub fn run(
 /// as move comments): for each decisive game, the position before the first move of the winner
 /// whose comment announces a mate (`#N`, N > 0), as `FEN; dm N; bm MOVE; c0 "announced by
 /// NAME"`.
-pub fn harvest(pgn_text: &str) -> Result<Vec<String>, MatesError> {
+pub fn harvest(records: &[u8]) -> Result<Vec<String>, MatesError> {
     let mut out = Vec::new();
-    for g in pgn::read(pgn_text)? {
+    for g in pgn::read(records)? {
         let winner = match g.red_points() {
             Some(p) if p > 0.5 => 0,
             Some(p) if p < 0.5 => 1,

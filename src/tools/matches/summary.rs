@@ -61,10 +61,13 @@ impl Summary {
         *self.endings.entry(ending).or_default() += 1;
     }
 
-    /// The summary of the games of a PGN file written by `chariot match --pgn` (or the
-    /// concatenation of several), with the engines' names `[engine 1, engine 2]`.
-    pub fn from_pgn(text: &str) -> Result<(Summary, [String; 2]), TallyError> {
-        let games = pgn::read(text)?;
+    /// The summary of the games of PGN files written by `chariot match --pgn` (each file's
+    /// bytes), with the engines' names `[engine 1, engine 2]`.
+    pub fn from_records(files: &[Vec<u8>]) -> Result<(Summary, [String; 2]), TallyError> {
+        let mut games = Vec::new();
+        for f in files {
+            games.extend(pgn::read(f)?);
+        }
         let mut summary = Summary::default();
         let mut names: [String; 2] = Default::default();
         for (i, g) in games.iter().enumerate() {
@@ -188,7 +191,7 @@ mod tests {
             record(5, "A", "B", "1/2-1/2", "draw by repetition"),
         ]
         .concat();
-        let (s, names) = Summary::from_pgn(&text).unwrap();
+        let (s, names) = Summary::from_records(&[text.into_bytes()]).unwrap();
         assert_eq!(names, ["A".to_string(), "B".to_string()]);
         assert_eq!((s.tally.wins, s.tally.draws, s.tally.losses), (2, 1, 1));
         assert_eq!(s.endings["checkmate"], 2);
@@ -209,14 +212,14 @@ mod tests {
         let mut text = record(1, "A", "B", "1-0", "checkmate");
         text = text.replace("[Round \"1\"]\n", "");
         assert!(matches!(
-            Summary::from_pgn(&text),
+            Summary::from_records(&[text.into_bytes()]),
             Err(TallyError::Round(1))
         ));
         let unfinished = record(3, "A", "B", "*", "stopped");
         assert!(matches!(
-            Summary::from_pgn(&unfinished),
+            Summary::from_records(&[unfinished.into_bytes()]),
             Err(TallyError::Unfinished(1, 3))
         ));
-        assert!(matches!(Summary::from_pgn(""), Err(TallyError::Empty)));
+        assert!(matches!(Summary::from_records(&[]), Err(TallyError::Empty)));
     }
 }

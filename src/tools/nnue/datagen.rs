@@ -20,7 +20,7 @@ use crate::eval::nnue::{Network, NetworkError};
 use crate::search::{Info, InfoSink, Limits, NullSink, SearchResult, Searcher, Signals};
 use crate::tools::openings::{self, Opening, OpeningsError, DEFAULT_OPENINGS};
 use crate::tools::pgn::PgnError;
-use crate::tools::{read_text, FileError};
+use crate::tools::{read_bytes, FileError};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
@@ -367,9 +367,9 @@ pub enum DatagenError {
     NoGames,
 }
 
-/// The finished games of PGN `text` (result `1-0`, `0-1` or `1/2-1/2`).
-pub fn recorded(text: &str) -> Result<Vec<Recorded>, PgnError> {
-    let games = crate::tools::pgn::read(text)?;
+/// The finished games of a record file's bytes (result `1-0`, `0-1` or `1/2-1/2`).
+pub fn recorded(bytes: &[u8]) -> Result<Vec<Recorded>, PgnError> {
+    let games = crate::tools::pgn::read(bytes)?;
     Ok(games
         .into_iter()
         .filter_map(|g| {
@@ -423,15 +423,14 @@ struct Inputs {
 
 /// Reads and checks a run's inputs.
 fn inputs(args: &Config) -> Result<Inputs, DatagenError> {
-    let text = match &args.openings {
-        Some(p) => read_text(p)?,
-        None => DEFAULT_OPENINGS.to_string(),
-    };
-    let openings = Arc::new(openings::parse(&text)?);
+    let openings = Arc::new(match &args.openings {
+        Some(p) => openings::read(&read_bytes(p)?)?,
+        None => openings::parse(DEFAULT_OPENINGS)?,
+    });
     let mut games = Vec::new();
     for p in &args.pgn {
-        let text = read_text(p)?;
-        games.extend(recorded(&text).map_err(|source| DatagenError::Pgn {
+        let bytes = read_bytes(p)?;
+        games.extend(recorded(&bytes).map_err(|source| DatagenError::Pgn {
             path: p.clone(),
             source,
         })?);
