@@ -245,10 +245,11 @@ pub struct JudgeArgs {
     /// Start position (the standard start if absent).
     #[arg(long, conflicts_with = "pgn")]
     pub fen: Option<String>,
-    /// Judge every game of this PGN file instead of a move list.
+    /// Judge every game of this record file (PGN in any notation, XQF, DhtmlXQ) instead of a
+    /// move list.
     #[arg(long)]
     pub pgn: Option<PathBuf>,
-    /// Moves in ICCS coordinates (`h2e2`).
+    /// Moves in ICCS (`h2e2`), WXF (`C2=5`) or Chinese (炮二平五).
     #[arg(conflicts_with = "pgn", allow_hyphen_values = true)]
     pub moves: Vec<String>,
 }

@@ -13,7 +13,7 @@
 //! `SetUp` and `Format` are read into the record's start position and dropped from its tags.
 
 use super::{Node, Reason, Record, RecordError};
-use crate::board::{Color, MoveError, Notation, Position, START_FEN};
+use crate::board::{Color, Notation, Position, START_FEN};
 use std::fmt::Write;
 
 /// Tags the model holds elsewhere: never kept as tags, written from the model.
@@ -140,7 +140,12 @@ fn tokens(text: &str) -> Vec<Token<'_>> {
                 out.push(Token::Comment(rest[1..end].trim()));
                 rest = &rest[(end + 1).min(rest.len())..];
             }
-            ';' => {
+            // A `;` comment, or a `%` escape line, runs to the end of the line.
+            ';' | '%'
+                if c == ';'
+                    || text.len() == rest.len()
+                    || text[..text.len() - rest.len()].ends_with('\n') =>
+            {
                 let end = rest.find('\n').unwrap_or(rest.len());
                 rest = &rest[end..];
             }
@@ -268,8 +273,8 @@ impl<'a> LineReader<'_, 'a> {
                     let mut node = Node::new(m);
                     node.nags.extend(nag);
                     nodes.push(node);
-                    before = pos.clone();
-                    pos = pos.play(m);
+                    let next = pos.play(m);
+                    before = std::mem::replace(&mut pos, next);
                 }
             }
         }
@@ -355,39 +360,37 @@ fn line_end(start: &Position, line: &[Node]) -> Position {
 pub fn read(text: &str) -> Vec<Result<Record, RecordError>> {
     let mut out = Vec::new();
     let mut tags: Vec<(String, String)> = Vec::new();
-    let mut movetext = String::new();
-    let mut flush = |tags: &mut Vec<(String, String)>, movetext: &mut String| {
+    // The current game's movetext: a slice of `text` from `from` to `to`, never copied.
+    let (mut from, mut to) = (0, 0);
+    let mut flush = |tags: &mut Vec<(String, String)>, movetext: &str| {
         if tags.is_empty() && movetext.trim().is_empty() {
             return;
         }
         let n = out.len() + 1;
         out.push(game(n, std::mem::take(tags), movetext));
-        movetext.clear();
     };
-    for line in text.lines() {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
         let trimmed = line.trim();
-        if trimmed.starts_with('%') {
-            continue;
-        }
         if let Some(inner) = trimmed.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            if !movetext.trim().is_empty() {
-                flush(&mut tags, &mut movetext);
+            if !text[from..to].trim().is_empty() {
+                flush(&mut tags, &text[from..to]);
             }
             if let Some(kv) = parse_tag(inner) {
                 tags.push(kv);
             }
+            (from, to) = (at, at);
         } else {
-            movetext.push_str(line);
-            movetext.push('\n');
+            if to == from {
+                from = start;
+            }
+            to = at;
         }
     }
-    flush(&mut tags, &mut movetext);
+    flush(&mut tags, &text[from..to]);
     out
-}
-
-/// Whether a move error came from the notation rather than the position (for messages).
-pub fn is_notation_error(e: &MoveError) -> bool {
-    matches!(e, MoveError::Unreadable(_) | MoveError::Syntax(_))
 }
 
 #[cfg(test)]

@@ -100,8 +100,8 @@ impl Position {
     /// after the move (`!`, `?`, a check's `+`) are ignored.
     pub fn read_move(&self, text: &str) -> Result<Move, MoveError> {
         let text = text.trim();
-        if let Some(iccs) = iccs_form(text) {
-            return self.parse_move(&iccs);
+        if let Some(m) = iccs_form(text) {
+            return self.checked(m);
         }
         if text.is_ascii() || text.chars().all(|c| c.is_ascii() || is_full_width_ascii(c)) {
             self.read_move_in(text, Notation::Wxf)
@@ -115,7 +115,7 @@ impl Position {
         let query = match notation {
             Notation::Iccs => {
                 return match iccs_form(text.trim()) {
-                    Some(iccs) => self.parse_move(&iccs),
+                    Some(m) => self.checked(m),
                     None => Err(MoveError::Syntax(truncate(text))),
                 }
             }
@@ -129,13 +129,22 @@ impl Position {
         })
     }
 
+    /// `m` if it is legal here.
+    fn checked(&self, m: Move) -> Result<Move, MoveError> {
+        if self.is_legal(m) {
+            Ok(m)
+        } else {
+            Err(MoveError::Illegal(m.to_string()))
+        }
+    }
+
     /// The one legal move `query` names, or the number of legal moves it names (0 or 2+).
     fn resolve(&self, query: &Query) -> Result<Move, usize> {
         let us = self.side_to_move();
         let files = Files::new(self.pieces(us, query.kind), us);
         let mut found = None;
         let mut count = 0;
-        for from in files.select(query.sel) {
+        for from in files.select(query.sel).iter() {
             let Some(to) = destination(from, us, query) else {
                 continue;
             };
@@ -152,18 +161,18 @@ impl Position {
     }
 }
 
-/// `text` as four ICCS characters if it has the form `h2e2` or `H2-E2` (marks after it
-/// dropped), else `None`.
-fn iccs_form(text: &str) -> Option<String> {
+/// The move `text` names if it has the ICCS form `h2e2` or `H2-E2` (marks after it dropped)
+/// and two different squares, else `None`.
+fn iccs_form(text: &str) -> Option<Move> {
     let t = text.trim_end_matches(['!', '?', '+', '#']);
-    let b = t.as_bytes();
-    let square = |f: u8, r: u8| matches!(f.to_ascii_lowercase(), b'a'..=b'i') && r.is_ascii_digit();
-    match b {
-        [f1, r1, f2, r2] | [f1, r1, b'-', f2, r2] if square(*f1, *r1) && square(*f2, *r2) => {
-            Some(format!(
-                "{}{}{}{}",
-                *f1 as char, *r1 as char, *f2 as char, *r2 as char
-            ))
+    let square = |f: u8, r: u8| match (f.to_ascii_lowercase(), r) {
+        (f @ b'a'..=b'i', r @ b'0'..=b'9') => Square::new(f - b'a', r - b'0'),
+        _ => None,
+    };
+    match *t.as_bytes() {
+        [f1, r1, f2, r2] | [f1, r1, b'-', f2, r2] => {
+            let (from, to) = (square(f1, r1)?, square(f2, r2)?);
+            (from != to).then(|| Move::new(from, to))
         }
         _ => None,
     }
@@ -347,7 +356,10 @@ impl Files {
             }
         }
         for f in 0..9 {
-            columns[f][..usize::from(lens[f])].sort_by_key(|&s| std::cmp::Reverse(ahead(s, color)));
+            if lens[f] >= 2 {
+                columns[f][..usize::from(lens[f])]
+                    .sort_unstable_by_key(|&s| std::cmp::Reverse(ahead(s, color)));
+            }
         }
         Files { columns, lens }
     }
@@ -375,7 +387,7 @@ impl Files {
     }
 
     /// The squares `sel` may name (at most five).
-    fn select(&self, sel: Sel) -> Vec<Square> {
+    fn select(&self, sel: Sel) -> Picked {
         let at = |c: &[Square], place: Place| -> Option<Square> {
             match place {
                 Place::Front => c.first().copied(),
@@ -384,36 +396,57 @@ impl Files {
                 Place::Middle => None,
             }
         };
+        let mut out = Picked::default();
         match sel {
             Sel::File(n) => {
                 let c = self.column(n);
                 if c.len() == 3 || c.len() == 5 {
-                    vec![c[c.len() / 2]]
+                    out.push(c[c.len() / 2]);
                 } else {
-                    c.to_vec()
+                    c.iter().for_each(|&s| out.push(s));
                 }
             }
             Sel::At(place) => self
                 .crowded_columns()
                 .filter_map(|c| at(c, place))
-                .collect(),
-            Sel::Nth(i) => self.crowded().nth(usize::from(i)).into_iter().collect(),
+                .for_each(|s| out.push(s)),
+            Sel::Nth(i) => out.extend(self.crowded().nth(usize::from(i))),
             Sel::Plus => self
                 .crowded_columns()
-                .map(|c| if c.len() >= 4 { c[1] } else { c[0] })
-                .collect(),
+                .for_each(|c| out.push(if c.len() >= 4 { c[1] } else { c[0] })),
             Sel::Minus => self
                 .crowded_columns()
-                .map(|c| c[c.len() - if c.len() >= 4 { 2 } else { 1 }])
-                .collect(),
-            Sel::OnFile(n, place) => at(self.column(n), place).into_iter().collect(),
-            Sel::NthOnFile(n, i) => self
-                .column(n)
-                .get(usize::from(i))
-                .copied()
-                .into_iter()
-                .collect(),
+                .for_each(|c| out.push(c[c.len() - if c.len() >= 4 { 2 } else { 1 }])),
+            Sel::OnFile(n, place) => out.extend(at(self.column(n), place)),
+            Sel::NthOnFile(n, i) => out.extend(self.column(n).get(usize::from(i)).copied()),
         }
+        out
+    }
+}
+
+/// At most five squares, without allocating.
+#[derive(Default)]
+struct Picked {
+    squares: [Option<Square>; 5],
+    len: usize,
+}
+
+impl Picked {
+    fn push(&mut self, s: Square) {
+        if let Some(slot) = self.squares.get_mut(self.len) {
+            *slot = Some(s);
+            self.len += 1;
+        }
+    }
+
+    fn extend(&mut self, s: Option<Square>) {
+        if let Some(s) = s {
+            self.push(s);
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = Square> + '_ {
+        self.squares[..self.len].iter().flatten().copied()
     }
 }
 

@@ -86,14 +86,23 @@ pub enum JudgeError {
     Move(GameError),
 }
 
-/// Judges a move list given as text: `fen` (the start position if `None`) and ICCS moves. An
-/// error names the bad FEN or the ply of the first illegal or malformed move.
+/// Judges a move list given as text: `fen` (the start position if `None`) and moves in any
+/// notation (`h2e2`, `C2=5`, 炮二平五). An error names the bad FEN or the ply of the first
+/// illegal or malformed move.
 pub fn judge_text<S: AsRef<str>>(fen: Option<&str>, moves: &[S]) -> Result<Judgement, JudgeError> {
     let start = match fen {
         Some(f) => Position::from_fen(f).map_err(JudgeError::Fen)?,
         None => Position::startpos(),
     };
-    let game = Game::from_moves(start, moves).map_err(JudgeError::Move)?;
+    let mut game = Game::new(start);
+    for (i, text) in moves.iter().enumerate() {
+        let m = game
+            .position()
+            .read_move(text.as_ref())
+            .map_err(|error| JudgeError::Move(GameError { ply: i + 1, error }))?;
+        // `read_move` checked the move: playing it cannot fail.
+        let _ = game.play(m);
+    }
     Ok(judge(game.start(), game.moves()))
 }
 
