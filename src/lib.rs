@@ -4,7 +4,9 @@
 //! `score` and `psq` (plain values and tables) on the ground floor; `board` (the rules:
 //! bitboard move generation, FEN, Zobrist keys, repetition verdicts, the referee, perft);
 //! `eval` (the network and the classical evaluation); `search` (iterative deepening, the hash
-//! table, threads, time, skill levels, bench); `protocol` (UCI and UCCI text, the controller).
+//! table, threads, time, skill levels, bench); `protocol` (UCI and UCCI text, the controller);
+//! `record` (game records: PGN, XQF, DhtmlXQ) and `review` (a game's moves judged by the
+//! search: evals, inaccuracies, mistakes and blunders, accuracy, the annotated record).
 //! Above it, behind the default feature `tools`: `tools` (matches, the network's data and
 //! trainer, fitting), which only the binary's commands use; the engine half never names them.
 //! `path` (grid shortest paths) stands apart. Beneath everything, `host`: the clock, threads
@@ -21,6 +23,7 @@ pub mod path;
 pub mod protocol;
 pub mod psq;
 pub mod record;
+pub mod review;
 pub mod score;
 pub mod search;
 #[cfg(feature = "tools")]

@@ -3,6 +3,7 @@
 //! status per kind of failure for every subcommand (`exit`). The library never sees a command
 //! line, so it is usable without clap.
 
+mod annotate;
 mod exit;
 mod fit;
 mod matches;
@@ -85,6 +86,11 @@ enum Command {
     /// input's format is told from its content, the output's from its extension. Games that
     /// cannot be read are named on stderr (exit status 2); the others are written.
     Convert(records::ConvertArgs),
+    /// Review games with the engine's search and write them as annotated PGN: an eval on every
+    /// move (`[%eval …]`), inaccuracies, mistakes and blunders marked (?!, ?, ??) with the
+    /// engine's better line, each side's accuracy. Ctrl-C writes the games reviewed so far
+    /// (exit status 130); games that cannot be read are named on stderr (exit status 2).
+    Annotate(annotate::AnnotateArgs),
     /// Search the bench positions to a fixed depth; last line `<nodes> nodes <nps> nps`.
     Bench {
         /// Depth (default 8).
@@ -176,6 +182,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Soak(args) => return soak::run(&args),
         Command::Mates(args) => mates::run(&args)?,
         Command::Convert(args) => records::convert(&args)?,
+        Command::Annotate(args) => annotate::run(&args)?,
         Command::Bench {
             depth,
             classical,
