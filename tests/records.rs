@@ -21,22 +21,33 @@ fn data(rel: &str) -> PathBuf {
         .join(rel)
 }
 
-/// Every file of the real sample, with its path relative to the sample folder.
+/// Every record file of the real sample (folders `pgn`, `xqf`, `dhtmlxq` and below), with
+/// its path relative to the sample folder.
 fn sample_files() -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    for dir in ["pgn", "xqf", "dhtmlxq"] {
-        let Ok(entries) = std::fs::read_dir(data(dir)) else {
-            continue;
+    fn walk(dir: &Path, rel: &str, out: &mut Vec<(String, Vec<u8>)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
         };
         let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
         paths.sort();
         for p in paths {
             let name = format!(
-                "{dir}/{}",
+                "{rel}/{}",
                 p.file_name().unwrap_or_default().to_string_lossy()
             );
-            out.push((name, std::fs::read(&p).expect("sample file reads")));
+            if p.is_dir() {
+                walk(&p, &name, out);
+            } else if !name.ends_with(".md")
+                && !name.ends_with(".tsv")
+                && !name.ends_with(".moves.txt")
+            {
+                out.push((name, std::fs::read(&p).expect("sample file reads")));
+            }
         }
+    }
+    let mut out = Vec::new();
+    for dir in ["pgn", "xqf", "dhtmlxq"] {
+        walk(&data(dir), dir, &mut out);
     }
     out
 }

@@ -4,8 +4,10 @@
 //! chooses.
 //!
 //! Bytes that are valid UTF-8 are UTF-8. Otherwise both legacy decodings are tried: one that
-//! fails is out; if both succeed, the one whose text holds more of the characters Xiangqi
-//! records are made of wins (GBK on a tie, as most such files are GBK).
+//! fails is out; if both succeed, GBK wins unless Big5's text holds clearly more of the
+//! characters Xiangqi records are made of (more than twice as many, and two more): most such
+//! files are GBK, and a short GBK name read as Big5 can hit one such character by chance
+//! (辽宁苗永鹏 reads as 賽譴醮蚗灞).
 
 use encoding_rs::{Encoding, BIG5, GB18030, UTF_16BE, UTF_16LE};
 use std::borrow::Cow;
@@ -31,7 +33,7 @@ pub fn legacy(bytes: &[u8]) -> Cow<'static, str> {
     let gbk = GB18030.decode_without_bom_handling_and_without_replacement(bytes);
     let big5 = BIG5.decode_without_bom_handling_and_without_replacement(bytes);
     let text = match (gbk, big5) {
-        (Some(g), Some(b)) if score(&b) > score(&g) => b,
+        (Some(g), Some(b)) if score(&b) > 2 * score(&g) + 1 => b,
         (Some(g), _) => g,
         (None, Some(b)) => b,
         (None, None) => GB18030.decode_without_bom_handling(bytes).0,
@@ -45,11 +47,27 @@ fn score(text: &str) -> usize {
     text.chars().filter(|c| COMMON.contains(*c)).count()
 }
 
-/// Encodes `text` as GBK (GB18030 for what GBK lacks), for formats that store legacy text
-/// (XQF). Characters neither holds become `?`.
+/// Encodes `text` as GBK, for formats that store legacy text (XQF). A character GBK lacks
+/// becomes `?`.
 pub fn to_gbk(text: &str) -> Vec<u8> {
-    let (bytes, _, _) = encoding_rs::GBK.encode(text);
-    bytes.into_owned()
+    use encoding_rs::EncoderResult;
+    let mut encoder = encoding_rs::GBK.new_encoder();
+    let mut out = Vec::with_capacity(text.len() + 8);
+    let mut rest = text;
+    loop {
+        let need = encoder
+            .max_buffer_length_from_utf8_without_replacement(rest.len())
+            .unwrap_or(rest.len() * 4 + 16);
+        out.reserve(need);
+        let (result, read) =
+            encoder.encode_from_utf8_to_vec_without_replacement(rest, &mut out, true);
+        rest = &rest[read..];
+        match result {
+            EncoderResult::InputEmpty => return out,
+            EncoderResult::Unmappable(_) => out.push(b'?'),
+            EncoderResult::OutputFull => {}
+        }
+    }
 }
 
 #[cfg(test)]
