@@ -61,9 +61,15 @@ use std::fmt::Write;
 
 /// Whether the bytes hold a `[DhtmlXQ` tag.
 pub fn is_dhtmlxq(bytes: &[u8]) -> bool {
-    bytes
-        .windows(8)
-        .any(|w| w.eq_ignore_ascii_case(b"[DhtmlXQ"))
+    // A field is `[DhtmlXQ…]` with its name closed at once; a PGN tag named so
+    // (`[DhtmlXQ_Game "…"]`, kept from a DhtmlXQ record) is not one.
+    bytes.windows(8).enumerate().any(|(i, w)| {
+        w.eq_ignore_ascii_case(b"[DhtmlXQ")
+            && bytes[i + 8..]
+                .iter()
+                .find(|b| !(b.is_ascii_alphanumeric() || **b == b'_'))
+                == Some(&b']')
+    })
 }
 
 /// DhtmlXQ field names and the PGN tag names they are read as.

@@ -129,6 +129,31 @@ impl Record {
         g
     }
 
+    /// Puts every line in one place beside the others: a variation's variations at its first
+    /// move are other moves in the same place, so they move up into the list of the move the
+    /// variation replaces (`(a (b))` is `(a) (b)`). Readers leave records in this form.
+    pub fn normalize(&mut self) {
+        fn flatten(line: &mut [Node]) {
+            for node in line.iter_mut() {
+                let mut i = 0;
+                while i < node.variations.len() {
+                    let lifted = node.variations[i]
+                        .first_mut()
+                        .map(|first| std::mem::take(&mut first.variations))
+                        .unwrap_or_default();
+                    let at = i + 1;
+                    node.variations.splice(at..at, lifted);
+                    i += 1;
+                }
+                node.variations.retain(|v| !v.is_empty());
+                for v in &mut node.variations {
+                    flatten(v);
+                }
+            }
+        }
+        flatten(&mut self.moves);
+    }
+
     /// Whether any move has variations.
     pub fn has_variations(&self) -> bool {
         fn any(line: &[Node]) -> bool {
@@ -221,9 +246,10 @@ impl Format {
     }
 }
 
-/// Every game in `bytes`, whatever its format: each game read, or why it could not be.
+/// Every game in `bytes`, whatever its format: each game read (`Record::normalize`d), or why
+/// it could not be.
 pub fn read(bytes: &[u8]) -> Vec<Result<Record, RecordError>> {
-    match Format::detect(bytes) {
+    let mut games = match Format::detect(bytes) {
         Format::Xqf => vec![xqf::read(bytes).map_err(|(ply, reason)| RecordError {
             game: 1,
             ply,
@@ -231,7 +257,11 @@ pub fn read(bytes: &[u8]) -> Vec<Result<Record, RecordError>> {
         })],
         Format::DhtmlXq => dhtmlxq::read(&text::decode(bytes)),
         Format::Pgn => pgn::read(&text::decode(bytes)),
+    };
+    for r in games.iter_mut().flatten() {
+        r.normalize();
     }
+    games
 }
 
 /// `records` written in `format`, moves in `notation` where the format has a choice (PGN).

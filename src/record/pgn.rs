@@ -23,7 +23,11 @@ const MODEL_TAGS: [&str; 3] = ["FEN", "SetUp", "Format"];
 pub fn write(r: &Record, notation: Notation) -> String {
     let mut s = String::new();
     let tag = |s: &mut String, k: &str, v: &str| {
-        let v = v.replace('\\', "\\\\").replace('"', "\\\"");
+        // A tag is one line: line breaks inside a value become spaces.
+        let v = v
+            .replace(['\r', '\n'], " ")
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"");
         let _ = writeln!(s, "[{k} \"{v}\"]");
     };
     for (k, v) in &r.tags {
@@ -189,6 +193,27 @@ fn strip_number(w: &str) -> &str {
     }
 }
 
+/// A word of WXF or Chinese moves written without spaces, as its moves of four characters
+/// each; any other word as itself.
+fn run_together(w: &str) -> impl Iterator<Item = &str> {
+    let chars = w.chars().count();
+    let glued = chars > 4 && chars % 4 == 0 && !w.is_ascii();
+    let mut rest = w;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = if glued {
+            rest.char_indices().nth(4).map_or(rest.len(), |(i, _)| i)
+        } else {
+            rest.len()
+        };
+        let (part, tail) = rest.split_at(end);
+        rest = tail;
+        Some(part)
+    })
+}
+
 /// Splits glued marks off a move word: the move, and the NAG of its mark (if any).
 fn split_mark(w: &str) -> (&str, Option<u8>) {
     let t = w.trim_end_matches(['!', '?', '！', '？']);
@@ -251,8 +276,10 @@ impl<'a> LineReader<'_, 'a> {
                 }
                 Token::Word(w) => {
                     if is_result(w) {
+                        // The game ends at its result: text after it is not moves.
                         self.result = Some(w);
-                        continue;
+                        self.at = self.tokens.len();
+                        return Ok(nodes);
                     }
                     if let Some(n) = w.strip_prefix('$') {
                         if let (Ok(n), Some(last)) = (n.parse::<u8>(), nodes.last_mut()) {
@@ -261,20 +288,25 @@ impl<'a> LineReader<'_, 'a> {
                         continue;
                     }
                     let (mv, nag) = split_mark(strip_number(w));
-                    if mv.is_empty() {
+                    if mv.is_empty() || mv.chars().all(|c| matches!(c, '.' | '…' | '．')) {
                         // A move number alone, or a mark alone.
                         if let (Some(n), Some(last)) = (nag, nodes.last_mut()) {
                             last.nags.push(n);
                         }
                         continue;
                     }
-                    let ply = first_ply + nodes.len();
-                    let m = pos.read_move(mv).map_err(|e| (ply, Reason::Move(e)))?;
-                    let mut node = Node::new(m);
-                    node.nags.extend(nag);
-                    nodes.push(node);
-                    let next = pos.play(m);
-                    before = std::mem::replace(&mut pos, next);
+                    // Moves in four characters may run together (炮二平五马８进７).
+                    for (k, part) in run_together(mv).enumerate() {
+                        let ply = first_ply + nodes.len();
+                        let m = pos.read_move(part).map_err(|e| (ply, Reason::Move(e)))?;
+                        let mut node = Node::new(m);
+                        if k == 0 {
+                            node.nags.extend(nag);
+                        }
+                        nodes.push(node);
+                        let next = pos.play(m);
+                        before = std::mem::replace(&mut pos, next);
+                    }
                 }
             }
         }
@@ -313,9 +345,18 @@ fn game(number: usize, tags: Vec<(String, String)>, movetext: &str) -> Result<Re
         .find(|(k, _)| k == "FEN")
         .map(|(_, v)| v.as_str());
     let start = match fen {
-        Some(f) if !f.trim().is_empty() => f
-            .parse::<Position>()
-            .map_err(|e| err(None, Reason::Fen(e)))?,
+        Some(f) if !f.trim().is_empty() => f.parse::<Position>().or_else(|e| {
+            // Some files write Red to move as `r`.
+            let mut fields: Vec<&str> = f.split_whitespace().collect();
+            match fields.get_mut(1) {
+                Some(side) if side.eq_ignore_ascii_case("r") => *side = "w",
+                _ => return Err(err(None, Reason::Fen(e))),
+            }
+            fields
+                .join(" ")
+                .parse::<Position>()
+                .map_err(|_| err(None, Reason::Fen(e)))
+        })?,
         _ => Position::startpos(),
     };
     let toks = tokens(movetext);
