@@ -781,6 +781,11 @@ fn nnue_md() {
 }
 
 #[test]
+fn records_md() {
+    check_file("docs/records.md", false);
+}
+
+#[test]
 fn path_md() {
     check_file("docs/path.md", false);
 }
@@ -899,6 +904,7 @@ fn every_page_is_checked() {
         "match.md",
         "nnue.md",
         "path.md",
+        "records.md",
         "strength.md",
         "web.md",
     ];

@@ -513,7 +513,7 @@ fn notation_agrees_with_pyffish_and_cchess() {
     let count: usize = std::env::var("CHARIOT_ORACLE_POSITIONS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(4000);
+        .unwrap_or(800);
     positions.truncate(count * 3 / 4);
     let mut rng = StdRng::seed_from_u64(90);
     while positions.len() < count {

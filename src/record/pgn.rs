@@ -197,7 +197,7 @@ fn strip_number(w: &str) -> &str {
 /// each; any other word as itself.
 fn run_together(w: &str) -> impl Iterator<Item = &str> {
     let chars = w.chars().count();
-    let glued = chars > 4 && chars % 4 == 0 && !w.is_ascii();
+    let glued = chars > 4 && chars.is_multiple_of(4) && !w.is_ascii();
     let mut rest = w;
     std::iter::from_fn(move || {
         if rest.is_empty() {

@@ -922,6 +922,7 @@ mod tests {
                 .is_some_and(|n| n.starts_with("broken-"));
             if broken_file {
                 assert!(got.is_err(), "{p:?} reads");
+                broken += 1;
             }
         }
         if !expected.is_empty() {

@@ -122,10 +122,10 @@ impl Position {
             Notation::Wxf => wxf::parse(text),
             Notation::Chinese => chinese::parse(text),
         }
-        .ok_or_else(|| MoveError::Unreadable(truncate(text)))?;
+        .ok_or_else(|| MoveError::Unreadable(cut(text)))?;
         self.resolve(&query).map_err(|found| match found {
-            0 => MoveError::NoSuchMove(truncate(text)),
-            _ => MoveError::Ambiguous(truncate(text)),
+            0 => MoveError::NoSuchMove(cut(text)),
+            _ => MoveError::Ambiguous(cut(text)),
         })
     }
 
@@ -159,6 +159,12 @@ impl Position {
             _ => Err(count),
         }
     }
+}
+
+/// At most 16 characters of `text`, as written (records name their moves in Chinese too; the
+/// protocol, whose output is ASCII, reads ICCS only).
+fn cut(text: &str) -> String {
+    text.trim().chars().take(16).collect()
 }
 
 /// The move `text` names if it has the ICCS form `h2e2` or `H2-E2` (marks after it dropped)
