@@ -95,25 +95,8 @@ const TAG_NAMES: [(&str, &str); 16] = [
 /// The prefix of the tags that keep other DhtmlXQ fields.
 const KEEP: &str = "DhtmlXQ_";
 
-/// The kind of the piece in each of a side's 16 `binit` slots.
-const SLOT_KINDS: [PieceKind; 16] = [
-    PieceKind::Rook,
-    PieceKind::Horse,
-    PieceKind::Elephant,
-    PieceKind::Advisor,
-    PieceKind::King,
-    PieceKind::Advisor,
-    PieceKind::Elephant,
-    PieceKind::Horse,
-    PieceKind::Rook,
-    PieceKind::Cannon,
-    PieceKind::Cannon,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-];
+/// The kind of the piece in each of a side's 16 slots.
+const SLOT_KINDS: [PieceKind; 16] = super::PIECE_SLOTS;
 
 /// The longest field name the reader takes as one (longer is text).
 const MAX_NAME: usize = 64;

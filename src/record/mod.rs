@@ -16,7 +16,28 @@ pub mod pgn;
 pub mod text;
 pub mod xqf;
 
-use crate::board::{FenError, Game, Move, MoveError, Notation, Position};
+use crate::board::{FenError, Game, Move, MoveError, Notation, PieceKind, Position};
+
+/// The kind of the piece in each of a side's 16 slots, in the order XQF and DhtmlXQ both list
+/// a side's pieces: R N B A K A B N R C C P P P P P.
+pub(crate) const PIECE_SLOTS: [PieceKind; 16] = [
+    PieceKind::Rook,
+    PieceKind::Horse,
+    PieceKind::Elephant,
+    PieceKind::Advisor,
+    PieceKind::King,
+    PieceKind::Advisor,
+    PieceKind::Elephant,
+    PieceKind::Horse,
+    PieceKind::Rook,
+    PieceKind::Cannon,
+    PieceKind::Cannon,
+    PieceKind::Pawn,
+    PieceKind::Pawn,
+    PieceKind::Pawn,
+    PieceKind::Pawn,
+    PieceKind::Pawn,
+];
 
 /// One game as a record holds it.
 #[derive(Clone, Debug, PartialEq)]

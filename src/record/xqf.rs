@@ -23,25 +23,8 @@ use crate::board::{Color, Move, MoveError, Piece, PieceKind, Position, Square, S
 /// The header's size: the move tree starts here.
 const HEADER: usize = 0x400;
 
-/// The kind of each of a side's 16 piece slots (Red's slots 0–15, Black's 16–31, alike).
-const SLOTS: [PieceKind; 16] = [
-    PieceKind::Rook,
-    PieceKind::Horse,
-    PieceKind::Elephant,
-    PieceKind::Advisor,
-    PieceKind::King,
-    PieceKind::Advisor,
-    PieceKind::Elephant,
-    PieceKind::Horse,
-    PieceKind::Rook,
-    PieceKind::Cannon,
-    PieceKind::Cannon,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-    PieceKind::Pawn,
-];
+/// The kind of the piece in each of a side's 16 slots.
+const SLOTS: [PieceKind; 16] = super::PIECE_SLOTS;
 
 /// The header's text fields: the tag each is read into, the offset of its length byte (the
 /// text follows it), and its capacity in bytes.

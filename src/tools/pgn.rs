@@ -117,7 +117,7 @@ pub fn write(r: &Record, event: &str, date: &str) -> String {
 /// A game read back from a record file (PGN, XQF or DhtmlXQ: `crate::record` reads them).
 #[derive(Clone, Debug)]
 pub struct Parsed {
-    /// Tag pairs in order (the start position is the game's, not a tag).
+    /// Tag pairs in order (with `FEN` last when the game does not start from the start).
     pub tags: Vec<(String, String)>,
     /// The main line replayed from the record's start position, every move checked.
     pub game: Game,
@@ -154,7 +154,12 @@ impl Parsed {
 }
 
 impl From<RecordGame> for Parsed {
-    fn from(r: RecordGame) -> Parsed {
+    fn from(mut r: RecordGame) -> Parsed {
+        // The tools read a game's start from its `FEN` tag, as the match writer wrote it.
+        let fen = r.start.fen();
+        if fen != START_FEN {
+            r.tags.push(("FEN".to_string(), fen));
+        }
         Parsed {
             game: r.game(),
             result: r.result().to_string(),
