@@ -237,7 +237,7 @@ fn judge(spec: &str) -> String {
     };
     let game = match game {
         Ok(g) => g,
-        Err(e) => return format!("{{\"ok\":false,\"error\":{}}}", json(&e)),
+        Err(e) => return format!("{{\"ok\":false,\"error\":{}}}", json(&e.to_string())),
     };
     let pos = game.position();
     let legal: Vec<String> = pos
@@ -302,7 +302,7 @@ struct ReviewRequest {
 fn review_answer(request: &[u8]) -> String {
     let request = match review_request(request) {
         Ok(r) => r,
-        Err(e) => return format!("{{\"ok\":false,\"error\":{}}}", json(&e)),
+        Err(e) => return format!("{{\"ok\":false,\"error\":{}}}", json(&e.to_string())),
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
     let done = REVIEWER.with(|slot| {
@@ -321,9 +321,32 @@ fn review_answer(request: &[u8]) -> String {
     }
 }
 
+/// Why a review request was refused; `Display` is the `error` of the answer.
+#[derive(Debug, thiserror::Error)]
+enum RequestError {
+    /// The request has no blank line between its options and its record.
+    #[error("no empty line after the options")]
+    NoBlankLine,
+    /// An option line names no option.
+    #[error("unknown option: {0}")]
+    Unknown(String),
+    /// An option's value is not a number.
+    #[error("{0}: not a number: {1}")]
+    NotANumber(String, String),
+    /// The `notation` option names no notation.
+    #[error("{0}")]
+    Notation(#[from] crate::board::NotationError),
+    /// The record's first game could not be read.
+    #[error("{0}")]
+    Record(#[from] record::RecordError),
+    /// The record holds no game.
+    #[error("no game in the record")]
+    NoGame,
+}
+
 /// Reads the options and the first game of a review request.
-fn review_request(bytes: &[u8]) -> Result<ReviewRequest, String> {
-    let (options, game) = split_options(bytes).ok_or("no empty line after the options")?;
+fn review_request(bytes: &[u8]) -> Result<ReviewRequest, RequestError> {
+    let (options, game) = split_options(bytes).ok_or(RequestError::NoBlankLine)?;
     let options = String::from_utf8_lossy(options);
     let mut request = ReviewRequest {
         settings: Settings::default(),
@@ -335,8 +358,8 @@ fn review_request(bytes: &[u8]) -> Result<ReviewRequest, String> {
     }
     request.record = match record::read(game).into_iter().next() {
         Some(Ok(r)) => r,
-        Some(Err(e)) => return Err(e.to_string()),
-        None => return Err("no game in the record".to_string()),
+        Some(Err(e)) => return Err(e.into()),
+        None => return Err(RequestError::NoGame),
     };
     Ok(request)
 }
@@ -354,13 +377,13 @@ fn split_options(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
 }
 
 /// Applies one option line of a review request.
-fn review_option(request: &mut ReviewRequest, line: &str) -> Result<(), String> {
+fn review_option(request: &mut ReviewRequest, line: &str) -> Result<(), RequestError> {
     let (name, value) = line.split_once(' ').unwrap_or((line, ""));
     let value = value.trim();
     let number = || {
         value
             .parse::<u64>()
-            .map_err(|_| format!("{name}: not a number: {value}"))
+            .map_err(|_| RequestError::NotANumber(name.to_string(), value.to_string()))
     };
     let s = &mut request.settings;
     match name {
@@ -370,8 +393,8 @@ fn review_option(request: &mut ReviewRequest, line: &str) -> Result<(), String> 
             s.nodes = None;
         }
         "hash" => s.hash_mb = number()?.clamp(1, 1024) as usize,
-        "notation" => request.notation = value.parse().map_err(|e| format!("{e}"))?,
-        _ => return Err(format!("unknown option: {name}")),
+        "notation" => request.notation = value.parse()?,
+        _ => return Err(RequestError::Unknown(name.to_string())),
     }
     Ok(())
 }

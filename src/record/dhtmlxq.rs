@@ -609,13 +609,23 @@ struct Line {
     at: (usize, usize),
 }
 
-/// One game from its fields; `number` is its place in the text (from 1).
-fn game(number: usize, fields: &[Field<'_>]) -> Result<Record, RecordError> {
-    let err = |ply, reason| RecordError {
-        game: number,
-        ply,
-        reason,
-    };
+/// A game's fields sorted by what they hold.
+struct Sorted<'a> {
+    tags: Vec<(String, String)>,
+    binit: Option<Field<'a>>,
+    movelist: Option<Field<'a>>,
+    fen: Option<Field<'a>>,
+    /// `move_0_1_0`, the main line under another name.
+    main_alt: Option<Field<'a>>,
+    /// `move_A_B_C` for C > 0.
+    variations: Vec<((usize, usize, usize), Field<'a>)>,
+    /// (line, ply) and the text; the first of each kept.
+    comments: Vec<((usize, usize), String)>,
+}
+
+/// Sorts a game's fields: the first non-empty `binit`, `movelist` and `fen`, the variations,
+/// the comments and the tags.
+fn sort_fields<'a>(fields: &[Field<'a>]) -> Sorted<'a> {
     let mut tags = Vec::new();
     let (mut binit, mut movelist, mut fen, mut main_alt) = (None, None, None, None);
     let mut variations = Vec::new();
@@ -650,6 +660,33 @@ fn game(number: usize, fields: &[Field<'_>]) -> Result<Record, RecordError> {
             *slot = Some(*f);
         }
     }
+    Sorted {
+        tags,
+        binit,
+        movelist,
+        fen,
+        main_alt,
+        variations,
+        comments,
+    }
+}
+
+/// One game from its fields; `number` is its place in the text (from 1).
+fn game(number: usize, fields: &[Field<'_>]) -> Result<Record, RecordError> {
+    let err = |ply, reason| RecordError {
+        game: number,
+        ply,
+        reason,
+    };
+    let Sorted {
+        tags,
+        binit,
+        movelist,
+        fen,
+        main_alt,
+        variations,
+        comments,
+    } = sort_fields(fields);
     let cut = |f: &Field<'_>, ply| {
         if f.cut {
             Err(err(ply, Reason::Truncated))
@@ -745,7 +782,20 @@ fn game(number: usize, fields: &[Field<'_>]) -> Result<Record, RecordError> {
         };
     }
 
-    // Every move checked, parents before children (a child starts later than its parent).
+    check_lines(&lines, &start).map_err(|(ply, reason)| err(ply, reason))?;
+    let (comment, moves) = nodes(&lines, &index, comments);
+    Ok(Record {
+        tags,
+        start,
+        comment,
+        moves,
+    })
+}
+
+/// Checks every move of every line, parents before children (a child starts later than its
+/// parent); the ply of the first illegal move and why, or lines nested too deep.
+fn check_lines(lines: &[Line], start: &Position) -> Result<(), (Option<usize>, Reason)> {
+    let err = |ply, reason| (ply, reason);
     let mut order: Vec<usize> = (0..lines.len()).collect();
     order.sort_by_key(|&i| lines[i].start);
     let mut depth = vec![0usize; lines.len()];
@@ -790,10 +840,18 @@ fn game(number: usize, fields: &[Field<'_>]) -> Result<Record, RecordError> {
         }
         positions[i] = before;
     }
-    drop(positions);
 
-    // The nodes, their comments, and each line moved into the node it is an alternative to,
-    // the latest-starting lines first so that a line holds its own variations when it moves.
+    Ok(())
+}
+
+/// The main line's nodes with their comments and the game comment: each line moved into the
+/// node it is an alternative to, the latest-starting lines first so that a line holds its own
+/// variations when it moves.
+fn nodes(
+    lines: &[Line],
+    index: &HashMap<usize, usize>,
+    comments: Vec<((usize, usize), String)>,
+) -> (Option<String>, Vec<Node>) {
     let mut nodes: Vec<Vec<Node>> = lines
         .iter()
         .map(|l| l.moves.iter().map(|&m| Node::new(m)).collect())
@@ -823,12 +881,7 @@ fn game(number: usize, fields: &[Field<'_>]) -> Result<Record, RecordError> {
             node.variations.push(line);
         }
     }
-    Ok(Record {
-        tags,
-        start,
-        comment,
-        moves: std::mem::take(&mut nodes[0]),
-    })
+    (comment, std::mem::take(&mut nodes[0]))
 }
 
 /// Every `[DhtmlXQ]…[/DhtmlXQ]` game in the text: each read, or why not.
