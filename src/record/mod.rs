@@ -175,13 +175,9 @@ impl Record {
         flatten(&mut self.moves);
     }
 
-    /// Whether any move has variations.
+    /// Whether any move of the main line has variations.
     pub fn has_variations(&self) -> bool {
-        fn any(line: &[Node]) -> bool {
-            line.iter()
-                .any(|n| !n.variations.is_empty() || n.variations.iter().any(|v| any(v)))
-        }
-        any(&self.moves)
+        self.moves.iter().any(|n| !n.variations.is_empty())
     }
 }
 
@@ -260,11 +256,6 @@ impl Format {
             _ => None,
         }
     }
-
-    /// Whether a file of this format holds one game only (XQF).
-    pub fn single_game(self) -> bool {
-        self == Format::Xqf
-    }
 }
 
 /// Every game in `bytes`, whatever its format: each game read (`Record::normalize`d), or why
@@ -302,23 +293,4 @@ pub fn write(records: &[Record], format: Format, notation: Notation) -> Vec<u8> 
             .join("\n")
             .into_bytes(),
     }
-}
-
-/// Replays `line` from `pos` and checks every move (variations too); the ply of the first bad
-/// move, counted from `first_ply`, and why.
-pub fn check_line(pos: &Position, line: &[Node], first_ply: usize) -> Result<(), (usize, Reason)> {
-    let mut pos = pos.clone();
-    for (i, node) in line.iter().enumerate() {
-        for v in &node.variations {
-            check_line(&pos, v, first_ply + i)?;
-        }
-        if !pos.is_legal(node.mv) {
-            return Err((
-                first_ply + i,
-                Reason::Move(MoveError::Illegal(node.mv.to_string())),
-            ));
-        }
-        pos = pos.play(node.mv);
-    }
-    Ok(())
 }

@@ -78,12 +78,7 @@ impl FromStr for Notation {
 impl Position {
     /// Parses ICCS text (`h2e2`, any case) and checks that the move is legal here.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let m = Move::parse_iccs(text)?;
-        if self.is_legal(m) {
-            Ok(m)
-        } else {
-            Err(MoveError::Illegal(m.to_string()))
-        }
+        self.checked(Move::parse_iccs(text)?)
     }
 
     /// `m` (a legal move here) in `notation`: `h2e2`, `C2=5` or 炮二平五.
