@@ -786,6 +786,11 @@ fn records_md() {
 }
 
 #[test]
+fn install_md() {
+    check_file("docs/install.md", false);
+}
+
+#[test]
 fn path_md() {
     check_file("docs/path.md", false);
 }
@@ -901,6 +906,7 @@ fn every_page_is_checked() {
         "development.md",
         "engine.md",
         "gui.md",
+        "install.md",
         "match.md",
         "nnue.md",
         "path.md",
