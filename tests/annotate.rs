@@ -3,7 +3,7 @@
 
 use chariot::record::{pgn, Record};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 /// A game where Red's chariot takes a cannon defended by Black's chariot (4. h0h7, the 7th
 /// ply): a chariot for a cannon.
@@ -102,6 +102,7 @@ fn a_missing_file_exits_3_and_writes_nothing() {
 #[test]
 fn ctrl_c_writes_the_games_reviewed() {
     use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
     let dir = folder("interrupt");
     std::fs::write(dir.join("short.pgn"), "1. h2e2 h9g7 *\n").unwrap();
     std::fs::write(dir.join("long.pgn"), HUNG).unwrap();

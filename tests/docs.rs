@@ -820,6 +820,11 @@ fn web_md() {
     check_file("docs/web.md", false);
 }
 
+#[test]
+fn windows_md() {
+    check_file("docs/windows.md", false);
+}
+
 /// The examples marked `<!-- slow: REASON -->`, run with `--ignored`.
 #[test]
 #[ignore = "slow examples: cargo test --release --test docs -- --ignored"]
@@ -913,6 +918,7 @@ fn every_page_is_checked() {
         "records.md",
         "strength.md",
         "web.md",
+        "windows.md",
     ];
     assert_eq!(
         pages, tested,

@@ -586,7 +586,7 @@ fn random_garbage_never_kills_the_engine() {
             }
             1 => {
                 let n = rng.random_range(0..40);
-                line = (0..n).map(|_| rng.random()).collect();
+                line = (0..n).map(|_| rng.random::<u8>()).collect();
             }
             2 => {
                 let i = rng.random_range(0..line.len());

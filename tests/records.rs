@@ -430,7 +430,7 @@ fn readers_survive_random_bytes_and_mutated_files() {
     let mut cases = 0;
     for i in 0..300 {
         let len = rng.random_range(0..2000);
-        let mut bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        let mut bytes: Vec<u8> = (0..len).map(|_| rng.random::<u8>()).collect();
         let head: &[u8] = match i % 3 {
             0 => b"XQ",
             1 => b"[DhtmlXQ][DhtmlXQ_movelist]",
@@ -455,8 +455,9 @@ fn readers_survive_random_bytes_and_mutated_files() {
                 }
                 2 => {
                     let at = rng.random_range(0..=b.len());
-                    let junk: Vec<u8> =
-                        (0..rng.random_range(1..64)).map(|_| rng.random()).collect();
+                    let junk: Vec<u8> = (0..rng.random_range(1..64))
+                        .map(|_| rng.random::<u8>())
+                        .collect();
                     b.splice(at..at, junk);
                 }
                 _ => {

@@ -13,6 +13,10 @@
 //! installs them and runs `cargo test --release --test xboard -- --ignored`. The matches run
 //! one after the other (each has two engines at once), about a minute
 //! each.
+//!
+//! XBoard, Xvfb and the process groups that end them are Unix things: the file is empty
+//! elsewhere.
+#![cfg(unix)]
 
 use std::collections::BTreeMap;
 use std::os::unix::process::CommandExt;

@@ -55,20 +55,54 @@ pub enum CommandLineError {
 }
 
 /// Splits a command line into words: white space separates, single and double quotes group,
-/// a backslash escapes the next character (outside single quotes).
+/// and a backslash outside single quotes escapes as this platform's command lines do (see
+/// [`Backslash`]).
 pub fn split_command(s: &str) -> Result<Vec<String>, CommandLineError> {
+    split_words(s, Backslash::HERE)
+}
+
+/// What a backslash outside single quotes means in a command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backslash {
+    /// It escapes the next character, as in a Unix shell (`f\ g` is one word).
+    EscapesAny,
+    /// It escapes a double quote only and is otherwise itself, as on Windows, where it
+    /// separates the folders of a path (`C:\engines\pikafish.exe`).
+    EscapesQuote,
+}
+
+impl Backslash {
+    /// This platform's meaning.
+    pub const HERE: Backslash = if cfg!(windows) {
+        Backslash::EscapesQuote
+    } else {
+        Backslash::EscapesAny
+    };
+}
+
+/// Splits `s` into words as `split_command` does, with `backslash` as the backslash's meaning.
+pub fn split_words(s: &str, backslash: Backslash) -> Result<Vec<String>, CommandLineError> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
     let mut quote: Option<char> = None;
-    let mut chars = s.chars();
+    let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         match (quote, c) {
             (Some('\''), '\'') | (Some('"'), '"') => quote = None,
             (Some('"') | None, '\\') => {
-                if let Some(n) = chars.next() {
-                    word.push(n);
-                    in_word = true;
+                let next = chars.peek().copied();
+                match (backslash, next) {
+                    (Backslash::EscapesAny, Some(n)) | (Backslash::EscapesQuote, Some(n @ '"')) => {
+                        word.push(n);
+                        chars.next();
+                        in_word = true;
+                    }
+                    (Backslash::EscapesAny, None) => {}
+                    (Backslash::EscapesQuote, _) => {
+                        word.push('\\');
+                        in_word = true;
+                    }
                 }
             }
             (Some(_), c) => word.push(c),
@@ -166,14 +200,24 @@ impl<'a> Line<'a> {
     }
 }
 
-/// A process's resident memory, from `/proc/<pid>/status`.
+/// A process's resident memory: `/proc/<pid>/status` on Linux, the working set on Windows.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Memory {
-    /// `VmRSS`, MiB.
+    /// `VmRSS` (Windows: the working set), MiB.
     pub rss_mb: f64,
-    /// `VmHWM` (the peak of `VmRSS`), MiB.
+    /// `VmHWM`, the peak of `VmRSS` (Windows: the peak working set), MiB.
     pub hwm_mb: f64,
 }
+
+/// Whether [`Process::memory`] can read a process's memory on this platform.
+pub const MEMORY_READABLE: bool = cfg!(any(target_os = "linux", windows));
+
+/// This platform's names of [`Memory`]'s two readings, for reports.
+pub const MEMORY_NAMES: [&str; 2] = if cfg!(windows) {
+    ["working set", "peak working set"]
+} else {
+    ["VmRSS", "VmHWM"]
+};
 
 impl Process {
     /// Starts `words` (the program, then its arguments) in `dir`, with stdin and stdout piped
@@ -317,22 +361,73 @@ impl Process {
         }
     }
 
-    /// The resident memory now and at its peak, where `/proc` tells it (Linux).
+    /// The resident memory now and at its peak; `None` where this platform cannot tell it
+    /// (see [`MEMORY_READABLE`]) or the process has gone.
     pub fn memory(&self) -> Option<Memory> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        let field = |name: &str| {
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix(name))
-                .and_then(|r| r.split_whitespace().next())
-                .and_then(|v| v.parse::<f64>().ok())
-                .map(|kb| kb / 1024.0)
-        };
-        Some(Memory {
-            rss_mb: field("VmRSS:")?,
-            hwm_mb: field("VmHWM:")?,
-        })
+        memory_of(&self.child)
     }
+}
+
+/// `VmRSS` and `VmHWM` from `/proc/<pid>/status`.
+#[cfg(target_os = "linux")]
+fn memory_of(child: &Child) -> Option<Memory> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).ok()?;
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|v| v.parse::<f64>().ok())
+            .map(|kb| kb / 1024.0)
+    };
+    Some(Memory {
+        rss_mb: field("VmRSS:")?,
+        hwm_mb: field("VmHWM:")?,
+    })
+}
+
+/// The working set and its peak, from `GetProcessMemoryInfo` (exported by kernel32 as
+/// `K32GetProcessMemoryInfo` since Windows 7, so no psapi import library is needed).
+#[cfg(windows)]
+fn memory_of(child: &Child) -> Option<Memory> {
+    use std::os::windows::io::AsRawHandle;
+    /// `PROCESS_MEMORY_COUNTERS`.
+    #[repr(C)]
+    #[derive(Default)]
+    struct Counters {
+        cb: u32,
+        page_fault_count: u32,
+        peak_working_set_size: usize,
+        working_set_size: usize,
+        pools: [usize; 4],
+        pagefile_usage: usize,
+        peak_pagefile_usage: usize,
+    }
+    #[link(name = "kernel32")]
+    extern "system" {
+        fn K32GetProcessMemoryInfo(
+            process: *mut std::ffi::c_void,
+            counters: *mut Counters,
+            cb: u32,
+        ) -> i32;
+    }
+    let mut c = Counters {
+        cb: std::mem::size_of::<Counters>() as u32,
+        ..Counters::default()
+    };
+    // SAFETY: the handle is the child's own, open while `child` lives (std's process handle
+    // has every access right); the call writes at most `cb` bytes into `c`.
+    let ok = unsafe { K32GetProcessMemoryInfo(child.as_raw_handle(), &mut c, c.cb) };
+    const MIB: f64 = 1024.0 * 1024.0;
+    (ok != 0).then(|| Memory {
+        rss_mb: c.working_set_size as f64 / MIB,
+        hwm_mb: c.peak_working_set_size as f64 / MIB,
+    })
+}
+
+#[cfg(not(any(target_os = "linux", windows)))]
+fn memory_of(_child: &Child) -> Option<Memory> {
+    None
 }
 
 impl Drop for Process {
@@ -390,6 +485,38 @@ mod tests {
         assert_eq!(
             split_command("x \"y").unwrap_err().to_string(),
             "unbalanced quote in command 'x \"y'"
+        );
+    }
+
+    #[test]
+    fn a_backslash_is_a_folder_separator_on_windows_and_an_escape_elsewhere() {
+        let line = r#"C:\engines\pikafish.exe "D:\my nets\x.nnue" say\"hi\" a\ b"#;
+        assert_eq!(
+            split_words(line, Backslash::EscapesQuote).unwrap(),
+            vec![
+                r"C:\engines\pikafish.exe",
+                r"D:\my nets\x.nnue",
+                "say\"hi\"",
+                r"a\",
+                "b"
+            ]
+        );
+        assert_eq!(
+            split_words(line, Backslash::EscapesAny).unwrap(),
+            vec![
+                "C:enginespikafish.exe",
+                "D:my netsx.nnue",
+                "say\"hi\"",
+                "a b"
+            ]
+        );
+        assert_eq!(
+            split_words(r"x\", Backslash::EscapesQuote).unwrap(),
+            vec![r"x\"]
+        );
+        assert_eq!(
+            split_words(r"x\", Backslash::EscapesAny).unwrap(),
+            vec!["x"]
         );
     }
 

@@ -320,6 +320,7 @@ impl Proc {
         let Some(m) = self.process.memory() else {
             return Ok(());
         };
+        let [rss, hwm] = crate::tools::process::MEMORY_NAMES;
         rep.memory_checks += 1;
         let over = m.rss_mb - f64::from(self.opts.hash);
         let hwm_over = m.hwm_mb - f64::from(self.opts.max_hash);
@@ -327,7 +328,7 @@ impl Proc {
         rep.hwm_over_hash_mb = rep.hwm_over_hash_mb.max(hwm_over);
         if over > slack as f64 || hwm_over > slack as f64 {
             return Err(self.fault(format!(
-                "memory: VmRSS {:.1} MiB with Hash {}, VmHWM {:.1} MiB with Hash at most {} (slack {slack})",
+                "memory: {rss} {:.1} MiB with Hash {}, {hwm} {:.1} MiB with Hash at most {} (slack {slack})",
                 m.rss_mb, self.opts.hash, m.hwm_mb, self.opts.max_hash
             )));
         }

@@ -11,7 +11,8 @@
 //! reports the network the options chose (a bad `EvalFile` is refused with an `info string` and
 //! the network in use stays; an empty one brings back the built-in network), output is ASCII,
 //! and after every game each process is alive, answers `isready` and stays within `Hash` plus
-//! a slack of resident memory (`VmRSS`; `VmHWM` against the largest `Hash` it had). A process
+//! a slack of resident memory (`VmRSS`; `VmHWM` against the largest `Hash` it had; on Windows the
+//! working set and its peak; elsewhere memory is not checked). A process
 //! restarted between games must leave within 500 ms of `quit` (with `bye` in UCCI).
 //!
 //! The driver's choices come from a seeded generator, one stream per game (`seed`, game

@@ -136,11 +136,16 @@ impl std::fmt::Display for Report {
             "processes: {} uci, {} ucci, {} quit checked; eval checks: {}",
             self.processes[0], self.processes[1], self.quits, self.eval_checks
         )?;
-        writeln!(
-            f,
-            "memory: {} checks, VmRSS at most Hash + {:.1} MiB, VmHWM at most largest Hash + {:.1} MiB",
-            self.memory_checks, self.rss_over_hash_mb, self.hwm_over_hash_mb
-        )?;
+        if crate::tools::process::MEMORY_READABLE {
+            let [rss, hwm] = crate::tools::process::MEMORY_NAMES;
+            writeln!(
+                f,
+                "memory: {} checks, {rss} at most Hash + {:.1} MiB, {hwm} at most largest Hash + {:.1} MiB",
+                self.memory_checks, self.rss_over_hash_mb, self.hwm_over_hash_mb
+            )?;
+        } else {
+            writeln!(f, "memory: not checked on this platform")?;
+        }
         write!(f, "faults: {}", self.faults.len())?;
         for fault in &self.faults {
             write!(f, "\n  {fault}")?;
