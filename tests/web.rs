@@ -1,9 +1,11 @@
 //! The page in a real browser: headless Chromium loads `target/web/` (built by
 //! `bash scripts/web.sh`) from a local server and `web/test_page.py` checks, against the native
-//! binary, that `window.chariot` answers `go depth 6` with the same nodes and move, answers bad
-//! lines with the same words, that a move on the board is answered, that `stop` ends
-//! `go infinite` within 200 ms and that `bench` has the same signature; it saves a screenshot
-//! to `target/web-page.png`.
+//! binary, that the page's engine (the npm package's, `window.chariot`) answers `go depth 6`
+//! with the same nodes and move, answers bad lines with the same words, that a move on the
+//! board is answered, that `stop` ends `go infinite` within 200 ms and that `bench` has the
+//! same signature; it saves a screenshot to `target/web-page.png`. It loads the page a second
+//! time served without the cross-origin isolation headers: a move on the board is answered,
+//! `stop` ends an analysis and `go infinite`, and depth 6 is as natively.
 //!
 //! It needs Debian's `chromium` and `chromium-driver` and Python with selenium
 //! (`web/requirements-test.txt`); `.ci/run` installs them and runs it with `CHARIOT_WEB_PYTHON`

@@ -1,37 +1,75 @@
-// The engine's Web Worker: runs chariot.wasm on this one thread.
+// The engine's worker (a Web Worker, or a worker_threads Worker in Node): runs the engine
+// module on this one thread. Started by chariot.js, which sends {module, input} once: the
+// compiled module and, when isolated, the SharedArrayBuffer through which lines arrive.
 //
-// The page sends {module, input} once: the compiled module and the SharedArrayBuffer through
-// which lines arrive (see engine.js), then "wake" whenever it has written lines. The engine
-// reads them itself, also during a search, so "stop" is heard within a search.
-"use strict";
+// Isolated, chariot.js writes lines into that ring and sends "wake": the engine reads the
+// ring itself, also during a search, so `stop` is heard within a search. Not isolated, it
+// sends each line as {line, seq}: the lines wait in a queue here, the engine reads them
+// between runs, {ack: seq} says the line numbered seq has run, and {started: true} that a
+// search or bench has started (the lines after it wait until it ends).
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+// This script's end of the channel, the same in a browser and in Node.
+let port;
+if (typeof self !== "undefined" && typeof self.postMessage === "function") {
+  port = { post: (m) => self.postMessage(m), listen: (fn) => (self.onmessage = (e) => fn(e.data)) };
+} else {
+  const name = "node:worker_threads"; // a name, so that bundlers for browsers leave it alone
+  const { parentPort } = await import(/* webpackIgnore: true */ /* @vite-ignore */ name);
+  port = { post: (m) => parentPort.postMessage(m), listen: (fn) => parentPort.on("message", fn) };
+}
 
 let exports = null;
-let header = null; // Int32Array: [0] bytes written (by the page), [1] bytes read (here)
-let ring = null; // Uint8Array: the input bytes, modulo its length
-const decoder = new TextDecoder();
+let header = null; // isolated: Int32Array: [0] bytes written (by chariot.js), [1] bytes read (here)
+let ring = null; // isolated: Uint8Array: the input bytes, modulo its length
+const queue = []; // not isolated: encoded lines not yet read
+let lastSeq = 0; // not isolated: the number of the last line queued
+let quit = false;
 
 function bytes() {
   return new Uint8Array(exports.memory.buffer);
+}
+
+function readRing(ptr, cap) {
+  const w = Atomics.load(header, 0);
+  const r = Atomics.load(header, 1);
+  const n = Math.min((w - r) | 0, cap);
+  if (n <= 0) return 0;
+  const mem = bytes();
+  const mask = ring.length - 1;
+  for (let i = 0; i < n; i++) mem[ptr + i] = ring[(r + i) & mask];
+  Atomics.store(header, 1, (r + n) | 0);
+  return n;
+}
+
+function readQueue(ptr, cap) {
+  const mem = bytes();
+  let n = 0;
+  while (queue.length > 0 && n < cap) {
+    const head = queue[0];
+    const k = Math.min(head.length, cap - n);
+    mem.set(head.subarray(0, k), ptr + n);
+    n += k;
+    if (k === head.length) queue.shift();
+    else queue[0] = head.subarray(k);
+  }
+  return n;
 }
 
 const imports = {
   chariot: {
     now_ms: () => performance.now(),
     output(ptr, len) {
-      postMessage({ out: decoder.decode(bytes().slice(ptr, ptr + len)) });
+      port.post({ out: decoder.decode(bytes().slice(ptr, ptr + len)) });
     },
-    input(ptr, cap) {
-      const w = Atomics.load(header, 0);
-      const r = Atomics.load(header, 1);
-      const n = Math.min((w - r) | 0, cap);
-      if (n <= 0) return 0;
-      const mem = bytes();
-      const mask = ring.length - 1;
-      for (let i = 0; i < n; i++) mem[ptr + i] = ring[(r + i) & mask];
-      Atomics.store(header, 1, (r + n) | 0);
-      return n;
-    },
+    input: (ptr, cap) => (header ? readRing(ptr, cap) : readQueue(ptr, cap)),
+    // A search or bench has started (not isolated, chariot.js then answers for it).
+    search_started: () => port.post({ started: true }),
     input_wait(ms) {
+      // Not isolated, nothing can arrive while the engine runs: return at once.
+      if (!header) return;
       const w = Atomics.load(header, 0);
       if (w === Atomics.load(header, 1)) Atomics.wait(header, 0, w, ms);
     },
@@ -54,37 +92,47 @@ function stubs(module) {
   }
 }
 
-let quit = false;
-
+/** Runs what there is to run; not isolated, then says which lines have run. */
 function pump() {
   if (quit) return;
   try {
     if (exports.pump() === 1) {
       quit = true;
-      postMessage({ quit: true });
+      port.post({ quit: true });
     }
   } catch (e) {
     quit = true;
-    postMessage({ error: String(e) });
+    port.post({ error: String(e) });
   }
+  if (!header && !quit) port.post({ ack: lastSeq });
 }
 
-onmessage = async (event) => {
-  const msg = event.data;
-  if (msg === "wake") {
-    if (exports) pump();
-    return;
-  }
+async function start(msg) {
   try {
-    header = new Int32Array(msg.input, 0, 4);
-    ring = new Uint8Array(msg.input, 16);
+    if (msg.input) {
+      header = new Int32Array(msg.input, 0, 4);
+      ring = new Uint8Array(msg.input, 16);
+    }
     stubs(msg.module);
     const instance = await WebAssembly.instantiate(msg.module, imports);
     exports = instance.exports;
     exports.start();
-    postMessage({ ready: true });
+    port.post({ ready: true });
     pump();
   } catch (e) {
-    postMessage({ error: String(e) });
+    port.post({ error: String(e) });
   }
-};
+}
+
+port.listen((msg) => {
+  if (msg === "wake") {
+    if (exports) pump();
+  } else if (msg.line !== undefined) {
+    queue.push(encoder.encode(msg.line + "\n"));
+    lastSeq = msg.seq;
+    if (exports) pump();
+  } else if (msg.module) {
+    start(msg);
+  }
+});
+port.post({ loaded: true });

@@ -1,12 +1,13 @@
-// The page: a board drawn in SVG, played against window.chariot (engine.js).
-"use strict";
+// The page: a board drawn in SVG, played against the engine of the package (chariot.js).
+import { createChariot } from "./chariot.js";
 
 const FILES = "abcdefghi";
 const GLYPH = { K: "帥", A: "仕", B: "相", N: "傌", R: "俥", C: "炮", P: "兵",
                 k: "將", a: "士", b: "象", n: "馬", r: "車", c: "砲", p: "卒" };
 const CELL = 50, MARGIN = 50;
 const $ = (id) => document.getElementById(id);
-const engine = window.chariot;
+// The engine, once loaded (also window.chariot, for the browser test and the console).
+let engine = null;
 
 const state = {
   start: null,   // start FEN, null for the start position
@@ -262,13 +263,15 @@ async function main() {
   for (let i = 0; i <= 20; i++) $("level").add(new Option(i === 20 ? "20 (full strength)" : String(i), String(i)));
   $("level").value = "20";
   try {
+    engine = await createChariot();
     await engine.ready;
   } catch (e) {
     $("engine-state").textContent = "the engine did not start";
     say(String(e.message || e));
-    return;
+    throw e;
   }
-  $("engine-state").textContent = `engine ready in ${engine.loadMs} ms`;
+  window.chariot = engine;
+  $("engine-state").textContent = `engine ready in ${engine.loadMs} ms` + (engine.isolated ? "" : " (not isolated)");
   engine.addMessageListener(onLine);
   engine.postMessage("uci");
   engine.postMessage("setoption name UCI_ShowWDL value true");
@@ -300,6 +303,8 @@ async function main() {
   };
   $("color").onchange = newGame;
   newGame();
+  return engine.loadMs;
 }
 
-main();
+// Resolves to the engine's load time in ms, or rejects if it did not start.
+window.chariotReady = main();

@@ -156,6 +156,13 @@ impl Controller {
         self.dialect.unwrap_or(Dialect::Uci)
     }
 
+    /// Whether a search or a bench has started and not yet ended (work on the tables and
+    /// `path` jobs aside). A browser's worker tells the page when this becomes true: without
+    /// shared memory, the page then answers for the busy worker (`crate::web`).
+    pub fn searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| !r.tables)
+    }
+
     /// Handles one event. Returns `false` when the process should exit.
     pub fn handle(&mut self, event: Event) -> bool {
         match event {
