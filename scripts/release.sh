@@ -19,8 +19,8 @@
 # PLATFORM is any of linux-x86_64 linux-aarch64 windows-x86_64 macos-aarch64 macos-x86_64 npm
 # (default: all of them). PROFILE is the cargo profile (default `release`, full LTO; CI passes
 # `ci`, the same code built faster). What the build needs is installed first, pinned: the rustup
-# targets, Debian's MinGW-w64 (the Windows linker), and maturin, cargo-zigbuild and zig from
-# PyPI (scripts/requirements-release.txt) in target/release-venv.
+# targets, Debian's MinGW-w64 (the Windows linker), and maturin and zig from PyPI
+# (scripts/requirements-release.txt) in target/release-venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -75,7 +75,7 @@ if [ ! -x "$venv/bin/maturin" ]; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet -r scripts/requirements-release.txt
 fi
-# cargo-zigbuild finds zig as the `ziglang` module of the Python on PATH.
+# maturin finds zig as the `ziglang` module of the Python on PATH.
 export PATH="$PWD/$venv/bin:$PATH"
 
 # Windows: MinGW links; the C runtime and winpthreads go in statically, so chariot.exe needs
@@ -104,20 +104,22 @@ stub() {
 mac_sdk=
 if needs macos; then mac_sdk=$(macos_stubs); fi
 
+# Linux aarch64: Rust's musl targets carry their C library and start files, so Rust's own
+# linker (rust-lld) links a static binary with no cross compiler.
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_LINKER=rust-lld
+
 # --- Binaries, wheels and archives --------------------------------------------------------
 for p in "${platforms[@]}"; do
     [ "$p" != npm ] || continue
     target=$(target_of "$p")
     # maturin builds the binary (through cargo, into target/TARGET/PROFILE/) and packs it into
     # the wheel; the archive takes the same file. A static musl binary runs on glibc and musl
-    # systems alike, so the Linux wheels carry both tags. zig links for the targets this
-    # machine has no C toolchain for.
+    # systems alike, so the Linux wheels carry both tags. zig links for macOS.
     step "building $p ($target, profile $profile) and its wheel"
     wheel=(--locked --profile "$profile" --target "$target" --out "$dist")
     sdk=()
     case "$p" in
-        linux-x86_64) wheel+=(--compatibility manylinux2014 musllinux_1_1) ;;
-        linux-aarch64) wheel+=(--compatibility manylinux2014 musllinux_1_1 --zig) ;;
+        linux-*) wheel+=(--compatibility manylinux2014 musllinux_1_1) ;;
         macos-*) wheel+=(--zig); sdk=(SDKROOT="$mac_sdk") ;;
     esac
     (cd packaging && env "${sdk[@]}" maturin build --quiet "${wheel[@]}")

@@ -23,6 +23,8 @@
 //! cargo test --release --test npm -- --ignored
 //! ```
 
+mod common;
+
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -307,4 +309,16 @@ fn best_move(lines: &[String]) -> String {
         .rfind(|l| l.starts_with("bestmove"))
         .unwrap_or_else(|| panic!("no bestmove: {lines:?}"));
     best.split_whitespace().nth(1).unwrap().to_string()
+}
+
+#[test]
+#[ignore = "needs node and the WebAssembly WASI standard library (rustup target add wasm32-wasip1)"]
+fn simd128_loops_give_the_portable_integers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let runner = root.join("scripts/wasi_run.mjs");
+    common::simd_loops_pass(
+        "wasm32-wasip1",
+        &["-C", "target-feature=+simd128"],
+        &["node", runner.to_str().expect("a UTF-8 path")],
+    );
 }

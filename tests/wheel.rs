@@ -76,6 +76,9 @@ fn pip_install_puts_chariot_on_path() {
     let limit = Duration::from_secs(60);
     let from_wheel = common::readme_search(installed, limit);
     let native = common::readme_search(Command::new(env!("CARGO_BIN_EXE_chariot")), limit);
-    assert_eq!(from_wheel, native, "the wheel's chariot searches as the native binary");
+    assert_eq!(
+        from_wheel, native,
+        "the wheel's chariot searches as the native binary"
+    );
     let _ = std::fs::remove_dir_all(&venv);
 }

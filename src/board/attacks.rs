@@ -4,7 +4,7 @@
 //! bits of a rank or the 10 bits of a file index a table of destination masks (`rook`,
 //! `cannon`). Horse and elephant tables list the blocking point of every jump.
 
-use super::bitboard::Bitboard;
+use super::bitboard::{self, Bitboard};
 use super::square::{Color, Square};
 
 /// "No square" marker inside the small per-square tables.
@@ -406,7 +406,7 @@ pub const FILE_A: Bitboard = {
 /// Occupancy of `rank` in `occ` as 9 bits, bit `f` = file `f`.
 #[inline(always)]
 pub fn rank_occupancy(occ: Bitboard, rank: u8) -> usize {
-    ((occ.bits() >> (rank as u32 * 9)) & 0x1FF) as usize
+    (bitboard::shr(occ.bits(), rank as u32 * 9) & 0x1FF) as usize
 }
 
 /// Occupancy of `file` in `occ` as 10 bits, bit `r` = rank `r`. Multiplying bits 9 apart by
@@ -429,8 +429,8 @@ pub fn rank_slides(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
     let (rook, cannon) = RANK_SLIDES[f as usize][rank_occupancy(occ, r)];
     let shift = r as u32 * 9;
     (
-        Bitboard::from_bits((rook as u128) << shift),
-        Bitboard::from_bits((cannon as u128) << shift),
+        Bitboard::from_bits(bitboard::shl(rook as u128, shift)),
+        Bitboard::from_bits(bitboard::shl(cannon as u128, shift)),
     )
 }
 
@@ -441,8 +441,8 @@ pub fn file_slides(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
     let (f, r) = (sq.file(), sq.rank());
     let (rook, cannon) = FILE_SLIDES[r as usize][file_occupancy(occ, f)];
     (
-        Bitboard::from_bits(FILE_SPREAD[rook as usize].bits() << f),
-        Bitboard::from_bits(FILE_SPREAD[cannon as usize].bits() << f),
+        Bitboard::from_bits(bitboard::shl(FILE_SPREAD[rook as usize].bits(), f as u32)),
+        Bitboard::from_bits(bitboard::shl(FILE_SPREAD[cannon as usize].bits(), f as u32)),
     )
 }
 
@@ -476,8 +476,8 @@ pub fn cannon(sq: Square, occ: Bitboard) -> Bitboard {
 pub fn elephant(sq: Square, occ: Bitboard) -> Bitboard {
     let mut t = 0u128;
     for &(to, eye) in &ELEPHANT_JUMPS[sq.index()] {
-        if to != NONE && (occ.bits() >> eye) & 1 == 0 {
-            t |= 1u128 << to;
+        if to != NONE && !bitboard::test(occ.bits(), eye as u32) {
+            t |= bitboard::bit(to as u32);
         }
     }
     Bitboard::from_bits(t)
@@ -504,7 +504,7 @@ fn over_free_legs(legs: &[u8; 360], sets: &[Bitboard; 360], sq: Square, occ: Bit
     let mut t = Bitboard::EMPTY;
     for d in 0..4 {
         let leg = legs[i + d];
-        if leg != NONE && (occ.bits() >> leg) & 1 == 0 {
+        if leg != NONE && !bitboard::test(occ.bits(), leg as u32) {
             t |= sets[i + d];
         }
     }
@@ -521,5 +521,5 @@ pub fn between(a: Square, b: Square) -> Bitboard {
         FILE_LINE[a.index()]
     };
     let (lo, hi) = (a.index().min(b.index()), a.index().max(b.index()));
-    line & Bitboard::from_bits((1u128 << hi) - (1u128 << (lo + 1)))
+    line & Bitboard::from_bits(bitboard::bit(hi as u32) - bitboard::bit(lo as u32 + 1))
 }

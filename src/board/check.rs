@@ -8,7 +8,7 @@
 //! one bit.
 
 use super::attacks;
-use super::bitboard::Bitboard;
+use super::bitboard::{bit, test, Bitboard};
 use super::moves::Move;
 use super::piece::PieceKind;
 use super::position::Position;
@@ -111,10 +111,10 @@ impl Position {
                 let i = k.index() * 4 + d;
                 let leg = attacks::HORSE_ATTACK_LEGS[i];
                 if leg != attacks::NONE
-                    && (occ.bits() >> leg) & 1 != 0
+                    && test(occ.bits(), leg as u32)
                     && (attacks::HORSE_ATTACKERS[i] & horses).any()
                 {
-                    uncover |= Bitboard::from_bits(1u128 << leg);
+                    uncover |= Bitboard::from_bits(bit(leg as u32));
                 }
             }
         }

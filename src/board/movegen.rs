@@ -10,7 +10,7 @@
 //! and the king, on a horse's leg) or moves a checking cannon's screen away.
 
 use super::attacks;
-use super::bitboard::Bitboard;
+use super::bitboard::{bit, test, Bitboard};
 use super::check::CheckInfo;
 use super::moves::{Move, MoveList};
 use super::piece::PieceKind;
@@ -208,12 +208,12 @@ impl Position {
         if (attacks::HORSE_RANGE[k.index()] & horses).any() {
             for d in 0..4 {
                 let leg = attacks::HORSE_ATTACK_LEGS[k.index() * 4 + d];
-                if leg == attacks::NONE || (occ.bits() >> leg) & 1 != 0 {
+                if leg == attacks::NONE || test(occ.bits(), leg as u32) {
                     continue;
                 }
                 let checkers = attacks::HORSE_ATTACKERS[k.index() * 4 + d] & horses;
                 if checkers.any() {
-                    evade |= checkers | Bitboard::from_bits(1u128 << leg);
+                    evade |= checkers | Bitboard::from_bits(bit(leg as u32));
                 }
             }
         }

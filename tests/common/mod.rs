@@ -56,7 +56,10 @@ pub fn depth(d: u32) -> chariot::search::Limits {
 /// The README's search in an engine process: `go depth 6` after `h2e2 h9g7`. Returns the
 /// nodes of the `info depth 6` line and the `bestmove` line; panics with what the process
 /// printed if it gives no answer within `limit`.
-pub fn readme_search(mut engine: std::process::Command, limit: std::time::Duration) -> (u64, String) {
+pub fn readme_search(
+    mut engine: std::process::Command,
+    limit: std::time::Duration,
+) -> (u64, String) {
     use std::io::{BufRead, Write};
     use std::process::Stdio;
     let mut child = engine
@@ -68,7 +71,10 @@ pub fn readme_search(mut engine: std::process::Command, limit: std::time::Durati
     let stdout = child.stdout.take().expect("piped stdout");
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
             if tx.send(line).is_err() {
                 break;
             }
@@ -81,11 +87,17 @@ pub fn readme_search(mut engine: std::process::Command, limit: std::time::Durati
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         let Ok(line) = rx.recv_timeout(left) else {
             let _ = child.kill();
-            panic!("{engine:?} gave no bestmove within {limit:?}; it printed:\n{}", seen.join("\n"));
+            panic!(
+                "{engine:?} gave no bestmove within {limit:?}; it printed:\n{}",
+                seen.join("\n")
+            );
         };
         if line.starts_with("info depth 6 ") {
             let words: Vec<&str> = line.split_whitespace().collect();
-            let at = words.iter().position(|w| *w == "nodes").expect("nodes on the info line");
+            let at = words
+                .iter()
+                .position(|w| *w == "nodes")
+                .expect("nodes on the info line");
             nodes = words[at + 1].parse().ok();
         }
         if line.starts_with("bestmove") {
@@ -96,4 +108,38 @@ pub fn readme_search(mut engine: std::process::Command, limit: std::time::Durati
     let _ = writeln!(stdin, "quit");
     let _ = child.wait();
     (nodes.expect("an info depth 6 line with its nodes"), best)
+}
+
+/// The network loops' equality test (the unit test of `src/eval/nnue/simd.rs`, which compiles
+/// alone) built with `rustc --test` for `target` with `flags` and run by `runner` (an emulator
+/// or a WebAssembly host): panics unless it ran and passed. The test itself asserts that the
+/// build took the path expected of its target (NEON, simd128, …).
+pub fn simd_loops_pass(target: &str, flags: &[&str], runner: &[&str]) {
+    use std::process::Command;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = root.join(format!("target/simd-loops-{target}"));
+    let built = Command::new("rustc")
+        .args(["--edition", "2021", "--test", "-O", "--target", target])
+        .args(flags)
+        .arg(root.join("src/eval/nnue/simd.rs"))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .expect("rustc runs");
+    assert!(
+        built.status.success(),
+        "rustc --test src/eval/nnue/simd.rs for {target} failed (rustup target add {target}?):\n{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let ran = Command::new(runner[0])
+        .args(&runner[1..])
+        .arg(&out)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", runner[0]));
+    let text = String::from_utf8_lossy(&ran.stdout);
+    assert!(
+        ran.status.success() && text.contains("test result: ok. 1 passed"),
+        "the loops' equality test for {target} failed:\n{text}{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
 }
