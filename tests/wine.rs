@@ -80,9 +80,14 @@ fn prefix() -> &'static Path {
     })
 }
 
-/// `command` with the prefix's environment: quiet Wine, its own prefix.
+/// `command` with the prefix's environment: quiet Wine, its own prefix, and no offer to
+/// download Wine's .NET and HTML engines into a new prefix (the engine needs neither; a fresh
+/// machine would otherwise wait on the offer).
 fn wine_env(mut command: Command, prefix: &Path) -> Command {
-    command.env("WINEPREFIX", prefix).env("WINEDEBUG", "-all");
+    command
+        .env("WINEPREFIX", prefix)
+        .env("WINEDEBUG", "-all")
+        .env("WINEDLLOVERRIDES", "mscoree,mshtml=");
     command
 }
 
