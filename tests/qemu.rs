@@ -16,135 +16,39 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
+use common::process::Engine;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-/// An engine process and its output, line by line.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    /// For messages: "native" or "aarch64".
-    name: &'static str,
+/// The binary built beside this test.
+fn native() -> Engine {
+    Engine::start(Command::new(env!("CARGO_BIN_EXE_chariot")))
 }
 
-impl Engine {
-    fn start(mut command: Command, name: &'static str) -> Engine {
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("{name}: cannot start {command:?}: {e}"));
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-            name,
-        }
-    }
-
-    /// The binary built beside this test.
-    fn native() -> Engine {
-        Engine::start(Command::new(env!("CARGO_BIN_EXE_chariot")), "native")
-    }
-
-    /// The aarch64 binary (`CHARIOT_AARCH64`) under `qemu-aarch64`.
-    fn aarch64() -> Engine {
-        let binary = std::env::var_os("CHARIOT_AARCH64").map_or_else(
-            || {
-                PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                    .join("target/aarch64-unknown-linux-musl/ci/chariot")
-            },
-            PathBuf::from,
-        );
-        assert!(
-            binary.is_file(),
-            "{} not found: `bash scripts/release.sh --profile ci linux-aarch64` builds it, or \
-             name it in CHARIOT_AARCH64",
-            binary.display()
-        );
-        let mut command = Command::new("qemu-aarch64");
-        command.arg(binary);
-        Engine::start(command, "aarch64")
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// The lines up to and including the first for which `done` holds; fails after `secs`.
-    fn until(&mut self, secs: f64, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let end = Instant::now() + Duration::from_secs_f64(secs);
-        let mut seen = Vec::new();
-        loop {
-            let left = end.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let last = done(&line);
-                    seen.push(line);
-                    if last {
-                        return seen;
-                    }
-                }
-                Err(e) => panic!("{}: {e} after {secs} s; saw {seen:#?}", self.name),
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let end = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < end {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The nodes and the move of the README's search at depth 6.
-fn depth_6(e: &mut Engine) -> (u64, String) {
-    e.send("uci");
-    e.until(60.0, |l| l == "uciok");
-    e.send("position startpos moves h2e2 h9g7");
-    e.send("go depth 6");
-    let lines = e.until(300.0, |l| l.starts_with("bestmove "));
-    let info = lines
-        .iter()
-        .rfind(|l| l.starts_with("info depth 6 "))
-        .unwrap_or_else(|| panic!("{}: no depth 6 in {lines:#?}", e.name));
-    let words: Vec<&str> = info.split_whitespace().collect();
-    let at = words.iter().position(|&w| w == "nodes").unwrap();
-    let nodes = words[at + 1].parse().unwrap();
-    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
-    (nodes, best.to_string())
+/// The aarch64 binary (`CHARIOT_AARCH64`) under `qemu-aarch64`.
+fn aarch64() -> Engine {
+    let binary = std::env::var_os("CHARIOT_AARCH64").map_or_else(
+        || {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("target/aarch64-unknown-linux-musl/ci/chariot")
+        },
+        PathBuf::from,
+    );
+    assert!(
+        binary.is_file(),
+        "{} not found: `bash scripts/release.sh --profile ci linux-aarch64` builds it, or \
+         name it in CHARIOT_AARCH64",
+        binary.display()
+    );
+    let mut command = Command::new("qemu-aarch64");
+    command.arg(binary);
+    Engine::start(command)
 }
 
 #[test]
 #[ignore = "needs qemu-user and the aarch64 binary"]
 fn uci_and_ucci_handshakes() {
-    let mut e = Engine::aarch64();
+    let mut e = aarch64();
     e.send("uci");
     let lines = e.until(60.0, |l| l == "uciok");
     assert!(
@@ -153,7 +57,7 @@ fn uci_and_ucci_handshakes() {
     );
     e.send("isready");
     e.until(60.0, |l| l == "readyok");
-    let mut e = Engine::aarch64();
+    let mut e = aarch64();
     e.send("ucci");
     let lines = e.until(60.0, |l| l == "ucciok");
     assert!(
@@ -166,7 +70,7 @@ fn uci_and_ucci_handshakes() {
 #[ignore = "needs qemu-user and the aarch64 binary"]
 fn bench_gives_the_signature() {
     let signature: u64 = include_str!("bench_signature.txt").trim().parse().unwrap();
-    let mut e = Engine::aarch64();
+    let mut e = aarch64();
     e.send("bench");
     let lines = e.until(600.0, |l| l.ends_with(" nps"));
     let last = lines.last().unwrap();
@@ -177,8 +81,8 @@ fn bench_gives_the_signature() {
 #[test]
 #[ignore = "needs qemu-user and the aarch64 binary"]
 fn depth_6_gives_the_native_nodes_and_move() {
-    let native = depth_6(&mut Engine::native());
-    let arm = depth_6(&mut Engine::aarch64());
+    let native = native().readme_search(300.0);
+    let arm = aarch64().readme_search(300.0);
     assert_eq!(arm, native);
 }
 
@@ -200,8 +104,8 @@ fn a_truncated_network_gets_the_native_error_line() {
         e.send("isready");
         e.until(60.0, |l| l == "readyok")
     };
-    let native = answer(Engine::native());
-    let arm = answer(Engine::aarch64());
+    let native = answer(native());
+    let arm = answer(aarch64());
     let _ = std::fs::remove_file(&path);
     assert_eq!(arm, native);
     assert_eq!(arm.len(), 2, "{arm:#?}");

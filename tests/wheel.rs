@@ -14,9 +14,9 @@
 
 mod common;
 
+use common::process::Engine;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
 /// The wheel named by `CHARIOT_WHEEL`, else the one in `target/dist/` for this machine.
 fn wheel(root: &Path) -> PathBuf {
@@ -73,9 +73,8 @@ fn pip_install_puts_chariot_on_path() {
     dirs.extend(std::env::split_paths(&path));
     let mut installed = Command::new("chariot");
     installed.env("PATH", std::env::join_paths(dirs).expect("a PATH"));
-    let limit = Duration::from_secs(60);
-    let from_wheel = common::readme_search(installed, limit);
-    let native = common::readme_search(Command::new(env!("CARGO_BIN_EXE_chariot")), limit);
+    let from_wheel = Engine::start(installed).readme_search(60.0);
+    let native = Engine::start(Command::new(env!("CARGO_BIN_EXE_chariot"))).readme_search(60.0);
     assert_eq!(
         from_wheel, native,
         "the wheel's chariot searches as the native binary"

@@ -19,16 +19,17 @@
 //! since 10 but Wine 8 (Debian 12's) lacks: when the prefix has no such DLL, a stand-in built
 //! from `tests/wine/bcryptprimitives.c` with MinGW is put into the prefix (docs/windows.md).
 
+mod common;
+
 use chariot::board::rules::Outcome;
 use chariot::board::Color;
 use chariot::tools::matches::Setup;
 use chariot::tools::pgn;
-use std::io::{BufRead, Write};
+use common::process::{field, Engine};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The Windows executable under test.
 fn exe() -> PathBuf {
@@ -105,113 +106,15 @@ fn native(args: &[&str]) -> Command {
     command
 }
 
-/// An engine process, fed lines that end in CRLF.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<(String, Instant)>,
-}
-
-impl Engine {
-    fn start(mut command: Command) -> Engine {
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start the engine");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for l in std::io::BufReader::new(stdout).lines() {
-                let Ok(l) = l else { return };
-                if tx.send((l, Instant::now())).is_err() {
-                    return;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-        }
-    }
-
-    /// Sends `line` with a CRLF ending; returns when it was written.
-    fn send(&mut self, line: &str) -> Instant {
-        write!(self.stdin, "{line}\r\n").expect("write");
-        self.stdin.flush().expect("flush");
-        Instant::now()
-    }
-
-    /// Lines up to and including the first that satisfies `done`, each with when it was read.
-    fn until_timed(&mut self, secs: f64, done: impl Fn(&str) -> bool) -> Vec<(String, Instant)> {
-        let deadline = Instant::now() + Duration::from_secs_f64(secs);
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok((l, t)) => {
-                    let stop = done(&l);
-                    got.push((l, t));
-                    if stop {
-                        return got;
-                    }
-                }
-                Err(_) => panic!("timed out after {secs} s; got {got:?}"),
-            }
-        }
-    }
-
-    fn until(&mut self, secs: f64, done: impl Fn(&str) -> bool) -> Vec<String> {
-        self.until_timed(secs, done)
-            .into_iter()
-            .map(|(l, _)| l)
-            .collect()
-    }
-
-    fn bestmove(&mut self) -> Vec<String> {
-        self.until(60.0, |l| l.starts_with("bestmove"))
-    }
-
-    /// `isready` answered by `readyok`.
-    fn ready(&mut self) {
-        self.send("isready");
-        self.until(20.0, |l| l == "readyok");
-    }
-
-    /// Whether the process leaves within `secs`.
-    fn exits_within(&mut self, secs: f64) -> bool {
-        let deadline = Instant::now() + Duration::from_secs_f64(secs);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        false
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The value after `key` in an `info` line.
-fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    let mut words = line.split_whitespace();
-    words.find(|&w| w == key)?;
-    words.next()
+/// An engine process, fed lines that end in CRLF as Windows GUIs send them.
+fn engine(command: Command) -> Engine {
+    Engine::start(command).crlf()
 }
 
 /// The answer to the handshake `hello`; then `isready` must get `readyok` and `quit` must end
 /// the process.
 fn handshake(command: Command, hello: &str, ok: &str) -> Vec<String> {
-    let mut e = Engine::start(command);
+    let mut e = engine(command);
     e.send(hello);
     let answer = e.until(30.0, |l| l == ok);
     e.ready();
@@ -236,7 +139,7 @@ fn both_handshakes_answer_crlf_lines_as_on_linux() {
     assert!(uci.iter().all(|l| !l.contains('\r')), "{uci:?}");
 
     // An option's value and a `go` with a CRLF ending: two principal variations, to depth 3.
-    let mut e = Engine::start(windows(&[]));
+    let mut e = engine(windows(&[]));
     e.send("uci");
     e.until(30.0, |l| l == "uciok");
     e.send("setoption name MultiPV value 2");
@@ -251,27 +154,11 @@ fn both_handshakes_answer_crlf_lines_as_on_linux() {
     assert_eq!(field(last_depth[1], "multipv"), Some("2"), "{out:?}");
 }
 
-/// The depth-6 `info` line's nodes and the `bestmove` line from the README's position.
-fn depth_six(command: Command) -> (String, String) {
-    let mut e = Engine::start(command);
-    e.send("uci");
-    e.until(30.0, |l| l == "uciok");
-    e.send("position startpos moves h2e2 h9g7");
-    e.send("go depth 6");
-    let out = e.bestmove();
-    let info = out
-        .iter()
-        .rfind(|l| l.starts_with("info depth 6 "))
-        .unwrap_or_else(|| panic!("no depth-6 line: {out:?}"));
-    let nodes = field(info, "nodes").expect("nodes").to_string();
-    (nodes, out.last().expect("bestmove").clone())
-}
-
 #[test]
 #[ignore = "needs wine and the Windows build: .ci/run builds it (docs/windows.md)"]
 fn depth_six_searches_the_same_nodes_as_linux() {
-    let (nodes, best) = depth_six(windows(&[]));
-    assert_eq!((nodes, best), depth_six(native(&[])));
+    let windows = engine(windows(&[])).readme_search(60.0);
+    assert_eq!(windows, engine(native(&[])).readme_search(60.0));
 }
 
 /// `bench`'s signature (its nodes) and speed (nodes per second).
@@ -307,7 +194,7 @@ fn bench_gives_the_signature() {
 #[test]
 #[ignore = "needs wine and the Windows build: .ci/run builds it (docs/windows.md)"]
 fn stop_answers_within_100_ms_and_quit_exits() {
-    let mut e = Engine::start(windows(&[]));
+    let mut e = engine(windows(&[]));
     e.send("uci");
     e.until(30.0, |l| l == "uciok");
     let mut latencies = Vec::new();
@@ -316,10 +203,7 @@ fn stop_answers_within_100_ms_and_quit_exits() {
         let started = e.send("go infinite");
         // Depth 8, or half a second, whichever comes first.
         let deadline = started + Duration::from_millis(500);
-        while let Ok((l, _)) = e
-            .lines
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
+        while let Some(l) = e.line_before(deadline) {
             if field(&l, "depth").and_then(|d| d.parse::<u32>().ok()) >= Some(8) {
                 break;
             }
@@ -343,7 +227,7 @@ fn stop_answers_within_100_ms_and_quit_exits() {
 /// after them (run in `dir`, which holds the files).
 fn bad_network(mut command: Command, dir: &Path) -> Vec<String> {
     command.current_dir(dir);
-    let mut e = Engine::start(command);
+    let mut e = engine(command);
     e.send("uci");
     e.until(30.0, |l| l == "uciok");
     let mut out = Vec::new();

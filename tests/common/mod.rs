@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod process;
 pub mod reference;
 
 /// One line of an EPD file: the FEN and its `;`-separated operations.
@@ -51,63 +52,6 @@ pub fn depth(d: u32) -> chariot::search::Limits {
         depth: Some(d),
         ..Default::default()
     }
-}
-
-/// The README's search in an engine process: `go depth 6` after `h2e2 h9g7`. Returns the
-/// nodes of the `info depth 6` line and the `bestmove` line; panics with what the process
-/// printed if it gives no answer within `limit`.
-pub fn readme_search(
-    mut engine: std::process::Command,
-    limit: std::time::Duration,
-) -> (u64, String) {
-    use std::io::{BufRead, Write};
-    use std::process::Stdio;
-    let mut child = engine
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {engine:?}: {e}"));
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-        {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    writeln!(stdin, "position startpos moves h2e2 h9g7\ngo depth 6").expect("engine takes input");
-    let deadline = std::time::Instant::now() + limit;
-    let (mut nodes, mut seen) = (None, Vec::new());
-    let best = loop {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        let Ok(line) = rx.recv_timeout(left) else {
-            let _ = child.kill();
-            panic!(
-                "{engine:?} gave no bestmove within {limit:?}; it printed:\n{}",
-                seen.join("\n")
-            );
-        };
-        if line.starts_with("info depth 6 ") {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            let at = words
-                .iter()
-                .position(|w| *w == "nodes")
-                .expect("nodes on the info line");
-            nodes = words[at + 1].parse().ok();
-        }
-        if line.starts_with("bestmove") {
-            break line;
-        }
-        seen.push(line);
-    };
-    let _ = writeln!(stdin, "quit");
-    let _ = child.wait();
-    (nodes.expect("an info depth 6 line with its nodes"), best)
 }
 
 /// The network loops' equality test (the unit test of `src/eval/nnue/simd.rs`, which compiles
