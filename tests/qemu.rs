@@ -27,18 +27,10 @@ fn native() -> Engine {
 
 /// The aarch64 binary (`CHARIOT_AARCH64`) under `qemu-aarch64`.
 fn aarch64() -> Engine {
-    let binary = std::env::var_os("CHARIOT_AARCH64").map_or_else(
-        || {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("target/aarch64-unknown-linux-musl/ci/chariot")
-        },
-        PathBuf::from,
-    );
-    assert!(
-        binary.is_file(),
-        "{} not found: `bash scripts/release.sh --profile ci linux-aarch64` builds it, or \
-         name it in CHARIOT_AARCH64",
-        binary.display()
+    let binary = common::other_platform_binary(
+        "CHARIOT_AARCH64",
+        "target/aarch64-unknown-linux-musl/ci/chariot",
+        "linux-aarch64",
     );
     let mut command = Command::new("qemu-aarch64");
     command.arg(binary);

@@ -6,15 +6,12 @@
 //! Every test needs `wine` and the Windows build, so all are ignored by default. CI runs them:
 //!
 //! ```text
-//! rustup target add x86_64-pc-windows-gnu
-//! CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc \
-//!     RUSTFLAGS="-C target-feature=+crt-static" \
-//!     cargo build --profile ci --target x86_64-pc-windows-gnu
+//! bash scripts/release.sh --profile ci windows-x86_64
 //! cargo test --release --test wine -- --ignored
 //! ```
 //!
 //! `CHARIOT_WINDOWS_EXE` names another `chariot.exe`. Wine runs in its own prefix,
-//! `target/wine` (made on first use, in about 10 s), never in the home folder.
+//! `target/wine` (made on first use, in a few seconds), never in the home folder.
 //! Rust's standard library imports `ProcessPrng` from `bcryptprimitives.dll`, which Windows has
 //! since 10 but Wine 8 (Debian 12's) lacks: when the prefix has no such DLL, a stand-in built
 //! from `tests/wine/bcryptprimitives.c` with MinGW is put into the prefix (docs/windows.md).
@@ -31,22 +28,20 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
+/// The tests' folder for their files, `target/wine-tests/`.
+fn test_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wine-tests");
+    std::fs::create_dir_all(&dir).expect("test folder");
+    dir
+}
+
 /// The Windows executable under test.
 fn exe() -> PathBuf {
-    let exe = std::env::var_os("CHARIOT_WINDOWS_EXE").map_or_else(
-        || {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("target/x86_64-pc-windows-gnu/ci/chariot.exe")
-        },
-        PathBuf::from,
-    );
-    assert!(
-        exe.is_file(),
-        "{} not found: build it with `cargo build --profile ci --target x86_64-pc-windows-gnu` \
-         or name it in CHARIOT_WINDOWS_EXE",
-        exe.display()
-    );
-    exe
+    common::other_platform_binary(
+        "CHARIOT_WINDOWS_EXE",
+        "target/x86_64-pc-windows-gnu/ci/chariot.exe",
+        "windows-x86_64",
+    )
 }
 
 /// The Wine prefix of these tests, made (once) on first use.
@@ -246,8 +241,7 @@ fn bad_network(mut command: Command, dir: &Path) -> Vec<String> {
 #[test]
 #[ignore = "needs wine and the Windows build: .ci/run builds it (docs/windows.md)"]
 fn a_bad_network_gets_the_linux_error_line() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wine-tests");
-    std::fs::create_dir_all(&dir).expect("test folder");
+    let dir = test_dir();
     // The built-in network cut short: the right start, the rest missing.
     let bytes = chariot::eval::nnue::EMBEDDED;
     std::fs::write(dir.join("truncated.nnue"), &bytes[..bytes.len() / 3]).expect("write");
@@ -292,13 +286,17 @@ fn check_games(path: &Path, expected: usize) -> Vec<String> {
         .collect()
 }
 
+/// `target/wine-tests/NAME`, not there yet: where a match writes its games.
+fn fresh_pgn(name: &str) -> PathBuf {
+    let pgn = test_dir().join(name);
+    let _ = std::fs::remove_file(&pgn);
+    pgn
+}
+
 #[test]
 #[ignore = "needs wine and the Windows build: .ci/run builds it (docs/windows.md)"]
 fn a_whole_game_against_the_linux_binary() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wine-tests");
-    std::fs::create_dir_all(&dir).expect("test folder");
-    let pgn = dir.join("linux-windows.pgn");
-    let _ = std::fs::remove_file(&pgn);
+    let pgn = fresh_pgn("linux-windows.pgn");
     let windows_engine = format!("wine '{}'", exe().display());
     let out = wine_env(native(&["match"]), prefix())
         .args([
@@ -330,10 +328,7 @@ fn a_whole_game_against_the_linux_binary() {
 fn the_match_runner_runs_on_windows() {
     // The match runner inside Wine: it starts Windows child processes, from a path with
     // backslashes (engine 1) and from its own path (engine 2, the default), and ends them.
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wine-tests");
-    std::fs::create_dir_all(&dir).expect("test folder");
-    let pgn = dir.join("windows-windows.pgn");
-    let _ = std::fs::remove_file(&pgn);
+    let pgn = fresh_pgn("windows-windows.pgn");
     let out = windows(&["match", "--engine1", &windows_path(&exe())])
         .args(["--games", "2", "--depth", "3", "--handshake", "30000"])
         .args(["--pgn", &windows_path(&pgn)])

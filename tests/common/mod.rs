@@ -54,6 +54,22 @@ pub fn depth(d: u32) -> chariot::search::Limits {
     }
 }
 
+/// A binary built for another platform: the path in the environment variable `var`, else
+/// `default` under the crate's folder; panics, saying how to build it, if there is no file.
+pub fn other_platform_binary(var: &str, default: &str, platform: &str) -> std::path::PathBuf {
+    let path = std::env::var_os(var).map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(default),
+        std::path::PathBuf::from,
+    );
+    assert!(
+        path.is_file(),
+        "{} not found: `bash scripts/release.sh --profile ci {platform}` builds it, or name \
+         another in {var}",
+        path.display()
+    );
+    path
+}
+
 /// The network loops' equality test (the unit test of `src/eval/nnue/simd.rs`, which compiles
 /// alone) built with `rustc --test` for `target` with `flags` and run by `runner` (an emulator
 /// or a WebAssembly host): panics unless it ran and passed. The test itself asserts that the
