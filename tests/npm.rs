@@ -14,7 +14,17 @@
 //!   during a search each give one bestmove;
 //! - `terminate()` ends the worker (no more lines, and Node exits);
 //! - a wrong `base` (a missing folder, an HTTP 404) rejects naming the URL;
-//! - the rules-only module is less than half the network's size (no copy of it).
+//! - the rules-only module is less than half the network's size (no copy of it);
+//! - notation and records (`notate`, `readMove`, `readRecord`, `writePgn`, the same from
+//!   `loadRules`): the notation oracle's sample (`scripts/notation_oracle_sample.tsv`, pyffish's
+//!   WXF and cchess's Chinese) written and read back, a game in all three notations as the
+//!   library writes it, a Chinese, a WXF and a Big5 PGN, an XQF file and a DhtmlXQ text read
+//!   to the independent readers' main lines (`tests/data/records/expected.tsv`), PGN written
+//!   in each notation and read back to the same moves, tags and comments, bad input answered
+//!   with one message (never thrown) and the engine still giving the native depth 6 after it;
+//! - `review` in its own worker (the engine answers `isready` meanwhile) gives the native
+//!   `chariot annotate` PGN at the same nodes; a bad record, a bad option and bad input reject
+//!   naming the problem; two reviews at once are both answered.
 //!
 //! It needs Node 20 and npm; `.ci/run` runs it after building the package:
 //!
@@ -25,6 +35,8 @@
 
 mod common;
 
+use chariot::board::Notation;
+use chariot::record::json;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -163,7 +175,11 @@ fn run_check(site: &Path, work: &Path) -> String {
     std::fs::copy(root.join("tests/npm/check.mjs"), app.join("check.mjs")).unwrap();
     let bad = bad_lines().join("\n") + "\n";
     std::fs::write(app.join("bad.txt"), bad).unwrap();
-    run("node", &["check.mjs", "bad.txt"], &app)
+    run(
+        "node",
+        &["check.mjs", "bad.txt", root.to_str().unwrap()],
+        &app,
+    )
 }
 
 /// A `stop` record of check.mjs (`isready_ms stop_ms again_ms pv bestmove …`): the
@@ -286,6 +302,16 @@ fn packed_package_in_node() {
     );
     assert_eq!(get("lines after terminate"), &["0"]);
 
+    records_match(get("records"), root);
+    assert_eq!(
+        depth6(get("depth6 after records")),
+        depth6(&native(&[
+            "position startpos moves h2e2 h9g7".into(),
+            "go depth 6".into(),
+        ])),
+        "depth 6 after the bad records"
+    );
+
     // A wrong base names the URL.
     let wrong = get("wrong base");
     assert!(
@@ -300,6 +326,211 @@ fn packed_package_in_node() {
         "{}",
         wrong[1]
     );
+}
+
+/// The 24 plies of check.mjs's `GAME`.
+const GAME: &str = "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 c3c4 g6g5 b0c2 b7b3 e3e4 h7h3 a0a1 b3c3 c0a2 a9b9 a1d1 b9b3 d1d7 g9e7 d7c7 f9e8 f0e1 h3h4";
+
+/// `items` as a JSON array of strings, as `JSON.stringify` writes it.
+fn json_strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> String {
+    let items: Vec<String> = items
+        .into_iter()
+        .map(|s| json::string(s.as_ref()))
+        .collect();
+    format!("[{}]", items.join(","))
+}
+
+/// The main line `tests/data/records/expected.tsv` (or `dhtmlxq/expected.tsv`) gives game
+/// `game` of `file`, as a JSON array.
+fn expected_moves(root: &Path, table: &str, file: &str, game: usize) -> String {
+    let text = std::fs::read_to_string(root.join("tests/data/records").join(table)).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(&format!("{file}\t{game}\t")))
+        .unwrap_or_else(|| panic!("{file} {game} not in {table}"));
+    json_strings(line.split('\t').nth(3).unwrap_or("").split_whitespace())
+}
+
+/// check.mjs's `records` section against the library, the oracle's sample and the native
+/// `chariot annotate`.
+fn records_match(lines: &[String], root: &Path) {
+    let got: HashMap<&str, &str> = lines.iter().filter_map(|l| l.split_once('\t')).collect();
+    let get = |name: &str| {
+        *got.get(name)
+            .unwrap_or_else(|| panic!("no {name}: {lines:?}"))
+    };
+    // The oracle's sample: each move in each notation, and read back from each.
+    let sample = std::fs::read_to_string(root.join("scripts/notation_oracle_sample.tsv")).unwrap();
+    for (i, line) in sample.trim().lines().enumerate() {
+        let f: Vec<&str> = line.split('\t').collect();
+        for (n, text) in ["iccs", "wxf", "chinese"].iter().zip(&f[1..4]) {
+            let want = format!("{{\"ok\":true,\"texts\":[{}]}}", json::string(text));
+            assert_eq!(get(&format!("notate {i} {n}")), want, "{line}");
+            let want = format!("{{\"ok\":true,\"move\":{}}}", json::string(f[1]));
+            assert_eq!(get(&format!("readMove {i} {n}")), want, "{line}");
+        }
+    }
+    // A game: each move in its own position, as the library writes it.
+    let game = chariot::record::json::spec_game(&format!("startpos moves {GAME}")).unwrap();
+    for n in Notation::ALL {
+        let mut pos = game.start().clone();
+        let mut texts = Vec::new();
+        for &m in game.moves() {
+            texts.push(pos.move_text(m, n));
+            pos = pos.play(m);
+        }
+        let want = format!("{{\"ok\":true,\"texts\":{}}}", json_strings(&texts));
+        assert_eq!(get(&format!("notate game {n}")), want);
+        assert_eq!(get(&format!("alone notate game {n}")), want);
+    }
+    // Records: the independent readers' main lines.
+    for (file, table) in [
+        ("pgn/utf8-wukong-chinese.pgn", "expected.tsv"),
+        ("pgn/wxf-wukong-fullwidth.pgn", "expected.tsv"),
+        ("pgn/big5-ccpd-zj-00000001.pgn", "expected.tsv"),
+        ("xqf/v10-jindai-05.xqf", "expected.tsv"),
+    ] {
+        let answer = get(&format!("record {file}"));
+        let moves = expected_moves(root, table, file, 0);
+        assert!(
+            answer.starts_with("{\"ok\":true,\"count\":"),
+            "{file}: {answer}"
+        );
+        assert!(
+            answer.contains(&format!("\"moves\":{moves}")),
+            "{file}: {answer}"
+        );
+    }
+    let chinese = get("record pgn/utf8-wukong-chinese.pgn");
+    assert!(
+        chinese.starts_with("{\"ok\":true,\"count\":15,\"start\":null,"),
+        "{chinese}"
+    );
+    let big5 = get("record pgn/big5-ccpd-zj-00000001.pgn");
+    assert!(
+        big5.contains("\"start\":\"4kab2/4a4/2R1b1P2/9/p3p4/5p3/P3P1c2/N2Cr4/4A4/3AK4 b"),
+        "{big5}"
+    );
+    let xqf = get("record xqf/v10-jindai-05.xqf");
+    assert!(
+        xqf.contains("\"Red\":\"黄松轩\"") && xqf.contains("\"result\":\"1-0\""),
+        "{xqf}"
+    );
+    let dhtml = get("record dhtmlxq/dpxq_liuyongfu_zhangyongsheng.txt");
+    let moves = expected_moves(
+        root,
+        "dhtmlxq/expected.tsv",
+        "dpxq_liuyongfu_zhangyongsheng.txt",
+        1,
+    );
+    assert!(dhtml.contains(&format!("\"moves\":{moves}")), "{dhtml}");
+    assert!(
+        get("record fen").starts_with("{\"ok\":true,\"count\":1,\"start\":\"4k4/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1\",\"moves\":[]"),
+        "{}",
+        get("record fen")
+    );
+    // PGN written in each notation reads back to the same game, tags and comments.
+    let moves = json_strings(GAME.split(' '));
+    for n in Notation::ALL {
+        let written = get(&format!("writePgn {n}"));
+        assert!(
+            written.starts_with("{\"ok\":true,\"pgn\":\"[Event \\\"Club match\\\"]"),
+            "{written}"
+        );
+        let back = get(&format!("readback {n}"));
+        assert!(back.contains(&format!("\"moves\":{moves}")), "{n}: {back}");
+        assert!(
+            back.contains("\"comments\":[null,\"马跳正\",null,null,\"two lines\",null,"),
+            "{back}"
+        );
+        assert!(back.contains("\"tags\":{\"Event\":\"Club match\",\"Red\":\"胡荣华\",\"Black\":\"Bob\",\"Result\":\"*\"}"), "{back}");
+    }
+    assert!(get("writePgn chinese").contains("1. 炮二平五 马８进７ {马跳正}"));
+    assert!(
+        get("writePgn mate").contains("[Result \\\"1-0\\\"]"),
+        "{}",
+        get("writePgn mate")
+    );
+    // Bad input: one message each, none thrown.
+    let bad: Vec<&String> = lines.iter().filter(|l| l.starts_with("bad ")).collect();
+    assert_eq!(bad.len(), 14);
+    for line in bad {
+        assert!(line.contains("\t{\"ok\":false,\"error\":\""), "{line}");
+    }
+    for (i, want) in [
+        "malformed move zz at ply 2",
+        "unknown notation 'klingon'",
+        "no legal move is 炮二进九",
+        "no move typed",
+        "FEN",
+        "game 1, ply 3: illegal move h2h8",
+        "unreadable FEN: FEN has 3 ranks",
+        "no game in the record",
+        "\"error\":\"",
+        "readRecord takes text",
+        "game 1",
+        "bad option line: tag Bad?name x",
+        "comment on ply 9: the game has 1 plies",
+        "illegal move h2h8 at ply 1",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let line = lines
+            .iter()
+            .filter(|l| l.starts_with("bad "))
+            .nth(i)
+            .unwrap();
+        assert!(line.contains(want), "{line}: no {want}");
+    }
+    assert!(get("rules after bad").starts_with("{\"ok\":true,\"fen\":"));
+    review_matches(&got, lines);
+}
+
+/// check.mjs's reviews against the native `chariot annotate` at the same nodes and hash.
+fn review_matches(got: &HashMap<&str, &str>, lines: &[String]) {
+    let get = |name: &str| {
+        *got.get(name)
+            .unwrap_or_else(|| panic!("no {name}: {lines:?}"))
+    };
+    assert_eq!(get("isready during review"), "readyok");
+    let review = get("review");
+    assert!(
+        review.starts_with("{\"ok\":true,\"complete\":true,"),
+        "{review}"
+    );
+    assert_eq!(review.matches("{\"ply\":").count(), 24, "{review}");
+    assert!(review.contains("\"accuracy\":{\"red\":") && review.contains("\"judgement\":"));
+    let dir = std::env::temp_dir().join(format!("chariot-npm-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("game.pgn"),
+        format!("[Event \"Test\"]\n\n{GAME} *\n"),
+    )
+    .unwrap();
+    let args = [
+        "annotate",
+        "--nodes",
+        "20000",
+        "--hash",
+        "16",
+        "--notation",
+        "chinese",
+        "game.pgn",
+    ];
+    let native = run(env!("CARGO_BIN_EXE_chariot"), &args, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        get("review pgn"),
+        json::string(native.trim()),
+        "the review's PGN and native annotate's"
+    );
+    assert!(get("review bad").contains("chariot: review: game 1, ply 3: illegal move h2h8"));
+    assert!(get("review option").contains("nodes: not a number: lots"));
+    assert!(get("review input").contains("review takes a record"));
+    assert_eq!(get("two reviews"), "2 2");
+    let ms: f64 = get("review ms").parse().unwrap();
+    println!("review of 24 plies at 20000 nodes: {ms} ms");
 }
 
 /// The move of the last bestmove line.

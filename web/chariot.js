@@ -7,7 +7,13 @@
 //   engine.postMessage("position startpos moves h2e2 h9g7");
 //   engine.postMessage("go depth 6");                // ... "bestmove h0g2 ponder g6g5"
 //   engine.rules("startpos moves h2e2")              // legal moves, FEN, the referee's verdict
+//   engine.notate("startpos moves h2e2", "chinese")  // {ok: true, texts: ["炮二平五"]}
+//   await engine.review(pgn, { nodes: 20000 })       // evals, mistakes, accuracy (a worker)
 //   engine.terminate();
+//
+// `rules`, `notate`, `readMove`, `readRecord` and `writePgn` run synchronously in the small
+// rules-only module (shared by the engines of a page; `loadRules` gives them alone); `review`
+// in a second worker on the engine's module.
 //
 // Each engine runs in its own worker (a Web Worker, or a worker_threads Worker in Node) on
 // engine-worker.js. Lines reach it in one of two ways (docs/web.md):
@@ -97,25 +103,103 @@ function inertImports(module) {
   return imports;
 }
 
-/** The rules-only module's instances by URL: `rules` is pure, so engines share one. */
-const rulesInstances = new Map();
+/** The rules-only module's functions by URL: they are pure, so engines share one instance. */
+const rulesApis = new Map();
 
-/** The synchronous `rules(spec)` of the rules-only module at `url`. */
-async function rulesFunction(url) {
-  if (!rulesInstances.has(url.href)) {
-    const job = compile(url).then((m) => WebAssembly.instantiate(m, inertImports(m)));
-    job.catch(() => rulesInstances.delete(url.href));
-    rulesInstances.set(url.href, job);
+/**
+ * The synchronous functions of the rules-only module at `url`: `rules`, `notate`, `readMove`,
+ * `readRecord`, `writePgn`. Each writes its request to the module's exchange buffer, calls the
+ * export and parses the JSON it leaves there. A trap (the module never panics on input, but
+ * memory can run out) leaves the instance unusable: the call answers `{ok: false, error}` and
+ * a new instance replaces it (asynchronously: a browser's main thread may not instantiate a
+ * module this size synchronously).
+ */
+function rulesApi(url) {
+  if (!rulesApis.has(url.href)) {
+    const job = compile(url).then(async (module) => {
+      const instantiate = () => WebAssembly.instantiate(module, inertImports(module)).then((i) => i.exports);
+      let ex = await instantiate();
+      const call = (name, data) => {
+        if (!ex) return { ok: false, error: "chariot: the rules module is restarting after an error; try again" };
+        try {
+          let ptr = ex.exchange(data.length);
+          new Uint8Array(ex.memory.buffer, ptr, data.length).set(data);
+          const len = ex[name](data.length);
+          ptr = ex.exchange(len);
+          return JSON.parse(decoder.decode(new Uint8Array(ex.memory.buffer, ptr, len).slice()));
+        } catch (e) {
+          ex = null;
+          instantiate().then((fresh) => (ex = fresh), () => {});
+          return { ok: false, error: `chariot: ${name} failed: ${e.message || e}` };
+        }
+      };
+      return recordFunctions((name, text) => call(name, typeof text === "string" ? encoder.encode(text) : text));
+    });
+    job.catch(() => rulesApis.delete(url.href));
+    rulesApis.set(url.href, job);
   }
-  const ex = (await rulesInstances.get(url.href)).exports;
-  return (spec) => {
-    const data = encoder.encode(String(spec));
-    let ptr = ex.exchange(data.length);
-    new Uint8Array(ex.memory.buffer, ptr, data.length).set(data);
-    const len = ex.rules(data.length);
-    ptr = ex.exchange(len);
-    return JSON.parse(decoder.decode(new Uint8Array(ex.memory.buffer, ptr, len).slice()));
+  return rulesApis.get(url.href);
+}
+
+/** Text on one line: a request's option lines cannot hold a line break. */
+function oneLine(value) {
+  return String(value ?? "").replace(/[\r\n]+/g, " ");
+}
+
+/**
+ * The entries of an object, a Map, an array of [key, value] pairs, or an array of values
+ * (keyed from 1: `comments[i]` is said of ply i + 1, as `readRecord` gives them).
+ */
+function entries(x) {
+  if (!x) return [];
+  if (x instanceof Map) return [...x.entries()];
+  if (Array.isArray(x)) return x.every(Array.isArray) ? x : x.map((v, i) => [i + 1, v]);
+  return Object.entries(x);
+}
+
+/** Bytes of a record given as text, bytes or an ArrayBuffer; null for anything else. */
+function recordBytes(record) {
+  if (typeof record === "string") return encoder.encode(record);
+  if (record instanceof Uint8Array) return record;
+  if (record instanceof ArrayBuffer) return new Uint8Array(record);
+  if (ArrayBuffer.isView(record)) return new Uint8Array(record.buffer, record.byteOffset, record.byteLength);
+  return null;
+}
+
+/** The functions of the package's rules-only module, on `call(export, request)`. */
+function recordFunctions(call) {
+  return {
+    rules: (spec) => call("rules", String(spec)),
+    notate: (spec, notation = "chinese") => call("notate", `${oneLine(notation)} ${oneLine(spec)}`),
+    readMove: (spec, text) => call("read_move", `${oneLine(spec)}\n${oneLine(text)}`),
+    readRecord: (record) => {
+      const bytes = recordBytes(record);
+      if (!bytes) return { ok: false, error: "chariot: readRecord takes text, a Uint8Array or an ArrayBuffer" };
+      return call("read_record", bytes);
+    },
+    writePgn: ({ spec = "startpos", notation = "chinese", tags, comments } = {}) => {
+      const lines = [`notation ${oneLine(notation)}`];
+      for (const [name, value] of entries(tags)) {
+        // A tag's name is one word: the module refuses one it cannot write.
+        lines.push(`tag ${oneLine(name).replace(/\s+/g, "?")} ${oneLine(value)}`);
+      }
+      for (const [ply, text] of entries(comments)) {
+        if (text !== null && text !== undefined && text !== "") lines.push(`comment ${oneLine(ply)} ${oneLine(text)}`);
+      }
+      return call("write_pgn", `${lines.join("\n")}\n\n${oneLine(spec)}`);
+    },
   };
+}
+
+/**
+ * The rules, notation and record functions alone, without an engine: `rules`, `notate`,
+ * `readMove`, `readRecord`, `writePgn`, as on an engine. Loads only chariot-rules.wasm (from
+ * `base`, as `createChariot` takes it).
+ */
+export async function loadRules({ base } = {}) {
+  if (IN_NODE) await node();
+  const dir = await folder(base);
+  return rulesApi(new URL("chariot-rules.wasm", dir));
 }
 
 /** A worker on engine-worker.js at `url`, behind one interface in browsers and in Node. */
@@ -163,12 +247,12 @@ export async function createChariot({ base, isolated, simd } = {}) {
   const ring = isolated ?? canShare;
   const withSimd = simd !== false && WebAssembly.validate(SIMD_TEST);
   const engineUrl = new URL(withSimd ? "chariot-simd.wasm" : "chariot.wasm", dir);
-  const [module, rules] = await Promise.all([compile(engineUrl), rulesFunction(new URL("chariot-rules.wasm", dir))]);
+  const [module, records] = await Promise.all([compile(engineUrl), rulesApi(new URL("chariot-rules.wasm", dir))]);
   const workerUrl = new URL("engine-worker.js", dir);
   const engine = ring ? new RingEngine(module, workerUrl) : new MessageEngine(module, workerUrl);
   engine.createdAt = started;
   await engine.loaded;
-  return engine.facade(rules, { isolated: ring, simd: withSimd });
+  return engine.facade(records, new Reviewer(module, workerUrl), { isolated: ring, simd: withSimd });
 }
 
 /** What both kinds of engine share: listeners, the worker's messages, readiness. */
@@ -275,7 +359,7 @@ class Base {
   }
 
   /** The object handed to the caller. */
-  facade(rules, { isolated, simd }) {
+  facade(records, reviewer, { isolated, simd }) {
     const engine = this;
     return {
       postMessage: (text) => {
@@ -291,8 +375,10 @@ class Base {
       terminate: () => {
         engine.silenced = true;
         engine.close();
+        reviewer.terminate();
       },
-      rules,
+      ...records,
+      review: (record, options) => reviewer.review(record, options),
       ready: engine.ready,
       get loadMs() {
         return engine.loadMs;
@@ -552,6 +638,98 @@ class MessageEngine extends Base {
     for (const line of again) this.worker.post({ line, seq: 0 });
     this.worker.post({ line: "isready", seq: 0 });
     for (const line of [...first, ...waiting, ...held]) this.send(line);
+  }
+}
+
+/**
+ * Game review (`review(record, options)` of an engine): the engine module's `review` export,
+ * run in a worker of its own on the module the engine compiled, so that the engine playing
+ * is never blocked. Started at the first review; reviews run one after another (each waits
+ * for the one before); ended with the engine.
+ */
+class Reviewer {
+  constructor(module, workerUrl) {
+    this.module = module;
+    this.workerUrl = workerUrl;
+    this.worker = null;
+    this.pending = null; // {resolve, reject} of the review running
+    this.queue = Promise.resolve();
+    this.closed = false;
+  }
+
+  /** Queues a review: the Promise of its answer. */
+  review(record, options = {}) {
+    const job = this.queue.then(() => this.run(record, options));
+    this.queue = job.catch(() => {});
+    return job;
+  }
+
+  /** The request's bytes: the options, an empty line, the record; or an Error. */
+  request(record, { nodes, movetime, hash, notation } = {}) {
+    const bytes = recordBytes(record);
+    if (!bytes) return new Error("chariot: review takes a record as text, a Uint8Array or an ArrayBuffer");
+    const options = Object.entries({ nodes, movetime, hash, notation })
+      .filter(([, v]) => v !== undefined && v !== null)
+      .map(([k, v]) => `${k} ${oneLine(v)}`);
+    const head = encoder.encode(options.map((l) => l + "\n").join("") + "\n");
+    const data = new Uint8Array(head.length + bytes.length);
+    data.set(head);
+    data.set(bytes, head.length);
+    return data;
+  }
+
+  run(record, options) {
+    if (this.closed) return Promise.reject(new Error("chariot: review after terminate()"));
+    const data = this.request(record, options);
+    if (data instanceof Error) return Promise.reject(data);
+    if (!this.worker) this.startWorker();
+    return new Promise((resolve, reject) => {
+      this.pending = { resolve, reject };
+      this.worker.post({ review: data });
+    });
+  }
+
+  startWorker() {
+    const worker = spawn(this.workerUrl);
+    this.worker = worker;
+    const fail = (message) => {
+      if (worker !== this.worker) return;
+      // The worker is left: the next review starts a new one.
+      worker.terminate();
+      this.worker = null;
+      this.settle(null, new Error(message));
+    };
+    worker.failed((e) => fail(`chariot: review failed: ${e.message || e}`));
+    worker.listen((msg) => {
+      if (worker !== this.worker) return;
+      if (msg.reviewed !== undefined) {
+        let answer;
+        try {
+          answer = JSON.parse(msg.reviewed);
+        } catch (e) {
+          this.settle(null, new Error(`chariot: review answered no JSON: ${e.message}`));
+          return;
+        }
+        if (answer.ok) this.settle(answer, null);
+        else this.settle(null, new Error(`chariot: review: ${answer.error}`));
+      } else if (msg.error) fail(`chariot: review failed: ${msg.error}`);
+    });
+    worker.post({ module: this.module, role: "review" });
+  }
+
+  settle(answer, error) {
+    const p = this.pending;
+    this.pending = null;
+    if (!p) return;
+    if (error) p.reject(error);
+    else p.resolve(answer);
+  }
+
+  terminate() {
+    this.closed = true;
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    this.settle(null, new Error("chariot: the engine was terminated during the review"));
   }
 }
 

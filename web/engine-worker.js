@@ -7,6 +7,10 @@
 // sends each line as {line, seq}: the lines wait in a queue here, the engine reads them
 // between runs, {ack: seq} says the line numbered seq has run, and {started: true} that a
 // search or bench has started (the lines after it wait until it ends).
+//
+// A review worker (chariot.js's `review`) is sent {module, role: "review"} instead: it runs
+// no engine loop, only the module's `review` export, once for each {review: bytes} it is
+// sent, answering {reviewed: json} (or {error} if the module failed).
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -107,6 +111,36 @@ function pump() {
   if (!header && !quit) port.post({ ack: lastSeq });
 }
 
+/** Runs the module's `review` export on a request's bytes and posts the answer's text. */
+function review(data) {
+  try {
+    let ptr = exports.exchange(data.length);
+    bytes().set(data, ptr);
+    const len = exports.review(data.length);
+    ptr = exports.exchange(len);
+    port.post({ reviewed: decoder.decode(bytes().slice(ptr, ptr + len)) });
+  } catch (e) {
+    port.post({ error: String(e) });
+  }
+}
+
+// A review worker: whether its module is instantiated, and the requests sent before.
+let reviewing = false;
+const early = [];
+
+/** A review worker: instantiates the module, then reviews what it is sent, one at a time. */
+async function startReviews(msg) {
+  try {
+    stubs(msg.module);
+    exports = (await WebAssembly.instantiate(msg.module, imports)).exports;
+  } catch (e) {
+    port.post({ error: String(e) });
+    return;
+  }
+  reviewing = true;
+  for (const data of early.splice(0)) review(data);
+}
+
 async function start(msg) {
   try {
     if (msg.input) {
@@ -125,7 +159,12 @@ async function start(msg) {
 }
 
 port.listen((msg) => {
-  if (msg === "wake") {
+  if (msg.review !== undefined) {
+    if (reviewing) review(msg.review);
+    else early.push(msg.review);
+  } else if (msg.role === "review") {
+    startReviews(msg);
+  } else if (msg === "wake") {
     if (exports) pump();
   } else if (msg.line !== undefined) {
     queue.push(encoder.encode(msg.line + "\n"));

@@ -12,6 +12,7 @@
 //! and writes records too.
 
 pub mod dhtmlxq;
+pub mod json;
 pub mod pgn;
 pub mod text;
 pub mod xqf;

@@ -4,17 +4,18 @@
 //! Built for `wasm32-unknown-unknown` by `scripts/web.sh`, the module exports plain functions
 //! and imports from module `chariot` what the package's scripts (`web/chariot.js`,
 //! `web/engine-worker.js`) give it. `exchange` and `rules` serve the page's board: the legal
-//! moves, the FEN and the referee's verdict of a game given as `position`'s arguments.
+//! moves, the FEN and the referee's verdict of a game given as `position`'s arguments;
+//! `notate`, `read_move`, `read_record` and `write_pgn` its notation and records (the JSON
+//! answers are `record::json`'s, compiled and tested natively too).
 //!
 //! `scripts/web.sh` also builds a rules-only module with the feature `rules-only`: without
 //! `worker` and `review` nothing names the network or the search, so the linker leaves them
-//! out and the module the page instantiates on its own thread for `rules` is a small fraction
-//! of the engine's (docs/web.md gives the sizes).
+//! out and the module the page instantiates on its own thread for `rules` and the records'
+//! functions is a small fraction of the engine's (docs/web.md gives the sizes).
 
 use crate::board::rules::Outcome;
 use crate::board::square::Color;
-use crate::board::{Game, Position};
-use crate::protocol::command::{self, Command};
+use crate::record::json::{self, string};
 use std::cell::RefCell;
 
 #[cfg(not(feature = "rules-only"))]
@@ -29,12 +30,12 @@ extern "C" {
 }
 
 thread_local! {
-    /// Text passed between the page and `rules` or `review`.
+    /// Text passed between the page and the exported functions: the request, then the answer.
     static EXCHANGE: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The exchange buffer, made `len` bytes long: where the page writes the argument of `rules`
-/// or `review` and reads the answer.
+/// The exchange buffer, made `len` bytes long: where the page writes the request of `rules`,
+/// `notate`, `read_move`, `read_record`, `write_pgn` or `review` and reads the answer.
 #[no_mangle]
 pub extern "C" fn exchange(len: usize) -> *mut u8 {
     EXCHANGE.with(|x| {
@@ -44,74 +45,86 @@ pub extern "C" fn exchange(len: usize) -> *mut u8 {
     })
 }
 
+/// Runs `answer` on the request in the exchange buffer's first `len` bytes and leaves its
+/// answer there; returns the answer's length (the page reads it with `exchange(length)`).
+fn exchanged(len: usize, answer: impl FnOnce(&[u8]) -> String) -> usize {
+    EXCHANGE.with(|x| {
+        let mut x = x.borrow_mut();
+        let request = std::mem::take(&mut *x);
+        *x = answer(&request[..len.min(request.len())]).into_bytes();
+        x.len()
+    })
+}
+
 /// Judges the game given in the exchange buffer's first `len` bytes as `position`'s arguments
 /// (`startpos moves h2e2`, `fen … moves …`); writes the answer there as JSON and returns its
 /// length: `{"ok":true,"fen":…,"turn":"w"|"b","check":…,"legal":[…],"result":…,"reason":…}`
 /// (`result` `null` while the game goes on), or `{"ok":false,"error":…}`.
 #[no_mangle]
 pub extern "C" fn rules(len: usize) -> usize {
-    EXCHANGE.with(|x| {
-        let mut x = x.borrow_mut();
-        let spec = String::from_utf8_lossy(&x[..len.min(x.len())]).into_owned();
-        let answer = judge(&spec).into_bytes();
-        *x = answer;
-        x.len()
-    })
+    exchanged(len, |r| judge(&String::from_utf8_lossy(r)))
+}
+
+/// The moves of a game in a notation, for the move list and the engine's lines:
+/// `record::json::notate` of the exchange buffer's first `len` bytes (`chinese startpos moves
+/// h2e2`), answered there; returns the answer's length.
+#[no_mangle]
+pub extern "C" fn notate(len: usize) -> usize {
+    exchanged(len, |r| json::notate(&String::from_utf8_lossy(r)))
+}
+
+/// A move typed in ICCS, WXF or Chinese: `record::json::read_move` of the exchange buffer's
+/// first `len` bytes (the game, a line break, the text), answered there.
+#[no_mangle]
+pub extern "C" fn read_move(len: usize) -> usize {
+    exchanged(len, |r| json::read_move(&String::from_utf8_lossy(r)))
+}
+
+/// The first game of a record (PGN, XQF, DhtmlXQ, a FEN): `record::json::read_record` of the
+/// exchange buffer's first `len` bytes, answered there.
+#[no_mangle]
+pub extern "C" fn read_record(len: usize) -> usize {
+    exchanged(len, json::read_record)
+}
+
+/// A game as PGN: `record::json::write_pgn` of the exchange buffer's first `len` bytes
+/// (options, an empty line, the game), answered there.
+#[no_mangle]
+pub extern "C" fn write_pgn(len: usize) -> usize {
+    exchanged(len, json::write_pgn)
 }
 
 /// The JSON answer of `rules`.
 fn judge(spec: &str) -> String {
-    let game = match command::parse(&format!("position {spec}")) {
-        Ok(Command::Position(p)) => {
-            let start = match &p.fen {
-                None => Ok(Position::startpos()),
-                Some(f) => f.parse::<Position>().map_err(|e| e.to_string()),
-            };
-            start.and_then(|s| Game::from_moves(s, &p.moves).map_err(|e| e.to_string()))
-        }
-        Ok(_) => Err("not a position".to_string()),
-        Err(e) => Err(e.to_string()),
-    };
-    let game = match game {
+    let game = match json::spec_game(spec) {
         Ok(g) => g,
-        Err(e) => return format!("{{\"ok\":false,\"error\":{}}}", json(&e.to_string())),
+        Err(e) => return format!("{{\"ok\":false,\"error\":{}}}", string(&e.to_string())),
     };
     let pos = game.position();
     let legal: Vec<String> = pos
         .legal_moves()
         .iter()
-        .map(|m| json(&m.to_string()))
+        .map(|m| string(&m.to_string()))
         .collect();
     let (result, reason) = match game.outcome(usize::MAX) {
         None => ("null".to_string(), "null".to_string()),
-        Some(Outcome::Win(c, r)) => {
-            let score = if c == Color::Red { "1-0" } else { "0-1" };
-            (json(score), json(&r.to_string()))
+        Some(outcome) => {
+            let reason = match outcome {
+                Outcome::Win(_, r) | Outcome::Draw(r) => r,
+            };
+            (
+                string(json::outcome_result(&game)),
+                string(&reason.to_string()),
+            )
         }
-        Some(Outcome::Draw(r)) => (json("1/2-1/2"), json(&r.to_string())),
     };
     format!(
         "{{\"ok\":true,\"fen\":{},\"turn\":{},\"check\":{},\"legal\":[{}],\"result\":{result},\"reason\":{reason}}}",
-        json(&pos.fen()),
-        json(if pos.side_to_move() == Color::Red { "w" } else { "b" }),
+        string(&pos.fen()),
+        string(if pos.side_to_move() == Color::Red { "w" } else { "b" }),
         pos.in_check(),
         legal.join(",")
     )
-}
-
-/// `s` as a JSON string.
-fn json(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The random bytes `rand` asks for (the `getrandom` crate's custom source, chosen by

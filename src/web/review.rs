@@ -2,7 +2,7 @@
 //! on the worker's thread, and answers with every move's eval and judgement, each side's
 //! accuracy and the annotated PGN.
 
-use super::{json, EXCHANGE};
+use super::{exchanged, json::string as json};
 use crate::board::{Notation, Position};
 use crate::record::{self, Format, Record};
 use crate::review::{self, Eval, MoveReview, Review, Reviewer, Settings};
@@ -35,12 +35,7 @@ thread_local! {
 /// `{"ok":false,"error":…}`.
 #[no_mangle]
 pub extern "C" fn review(len: usize) -> usize {
-    EXCHANGE.with(|x| {
-        let mut x = x.borrow_mut();
-        let request = x[..len.min(x.len())].to_vec();
-        *x = review_answer(&request).into_bytes();
-        x.len()
-    })
+    exchanged(len, review_answer)
 }
 
 /// What a review request asks for.
