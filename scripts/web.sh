@@ -41,6 +41,30 @@ version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 sed "s/\"version\": \"[^\"]*\"/\"version\": \"$version\"/" web/package.json >target/web/package.json
 cp web/chariot.js web/engine-worker.js web/chariot.d.ts web/README.md LICENSE target/web/
 # The page (served from target/web/, not part of the package: package.json lists its files).
-cp web/index.html web/style.css web/page.js target/web/
+cp web/index.html web/style.css web/board.css web/page.js web/board.js web/game.js web/clock.js \
+    web/graph.js web/i18n.js target/web/
+mkdir -p target/web/fonts
+cp web/fonts/chariot-cjk.woff2 web/fonts/LICENSE target/web/fonts/
+# Install and offline: the manifest, its icons, the service worker's registration.
+cp web/manifest.webmanifest web/offline.js target/web/
+mkdir -p target/web/icons
+cp web/icons/*.svg web/icons/*.png target/web/icons/
 rm -f target/web/engine.js
+
+# Last, once every file is in place: the service worker, target/web/sw.js from web/sw.js with
+# FILES, the page's files as they are here (not the package's own files, a packed package or
+# sw.js), and VERSION, a hash of their contents: any change to a file is a new service
+# worker, which brings the page's new files to a browser that has the old ones (docs/web.md,
+# "Install and offline").
+mapfile -t page_files < <(cd target/web && find . -type f ! -name sw.js ! -name package.json \
+    ! -name README.md ! -name LICENSE ! -name chariot.d.ts ! -name '*.tgz' | sed 's|^\./||' | LC_ALL=C sort)
+sw_version=$(cd target/web && sha256sum -- "${page_files[@]}" | sha256sum | cut -c 1-16)
+sw_files=$(printf '"%s", ' "${page_files[@]}")
+sed -e "s|^const VERSION = .*|const VERSION = \"$sw_version\";|" \
+    -e "s|^const FILES = .*|const FILES = [${sw_files%, }];|" web/sw.js >target/web/sw.js
+if ! grep -q "^const VERSION = \"$sw_version\";" target/web/sw.js; then
+    echo "scripts/web.sh: web/sw.js has no line 'const VERSION = ...' to fill in" >&2
+    exit 1
+fi
+echo "target/web/sw.js: version $sw_version, ${#page_files[@]} files kept offline"
 echo "target/web/: the page and the package chariot-xiangqi $version"

@@ -1,15 +1,27 @@
 //! The page in a real browser: headless Chromium loads `target/web/` (built by
-//! `bash scripts/web.sh`) from a local server and `web/test_page.py` checks, against the native
-//! binary, that the page's engine (the npm package's, `window.chariot`) answers `go depth 6`
-//! with the same nodes and move, answers bad lines with the same words, that a move on the
-//! board is answered, that `stop` ends `go infinite` within 200 ms and that `bench` has the
-//! same signature; it saves a screenshot to `target/web-page.png`. It loads the page a second
-//! time served without the cross-origin isolation headers: a move on the board is answered,
-//! `stop` ends an analysis and `go infinite`, and depth 6 is as natively.
+//! `bash scripts/web.sh`) from a local server, driven by selenium from a Python script per
+//! test (docs/web.md, "The tests"):
 //!
-//! It needs Debian's `chromium` and `chromium-driver` and Python with selenium
-//! (`web/requirements-test.txt`); `.ci/run` installs them and runs it with `CHARIOT_WEB_PYTHON`
-//! pointing at the virtual environment's python:
+//! - `page_in_chromium` (`web/test_page.py`): against the native binary, the page's engine
+//!   (`window.chariot`) answers `go depth 6` with the same nodes and move and bad lines with
+//!   the same words, a move on the board is answered, `stop` ends `go infinite` within 200 ms
+//!   and `bench` has the same signature; then the same page served without the cross-origin
+//!   isolation headers.
+//! - `play_in_chromium` (`web/test_play.py`): the page as a player uses it, at 1280×900 and
+//!   390×844: the first page's six defects, notation, drag and drop, clocks and a flag fall,
+//!   analysis, records in every format, the language, and one timed game reviewed, stepped
+//!   through and downloaded in Chinese notation.
+//! - `pieces_in_chromium` (`web/test_pieces.py`): the board (`web/board.js`) with a fontconfig
+//!   that has no CJK font, so that it holds on any machine: the 14 piece faces, in either
+//!   style, render as different images (the page's subset font); clicks, drags with a mouse
+//!   and a finger, coordinates and the board's marks.
+//! - `page_offline_in_chromium` (`web/test_offline.py`): the manifest is valid and the page
+//!   installable, the service worker controls it, and with the server gone a reload still
+//!   plays, cross-origin isolated.
+//!
+//! They need Debian's `chromium` and `chromium-driver` and Python with selenium and fontTools
+//! (`web/requirements-test.txt`); `.ci/run` installs them and runs them with
+//! `CHARIOT_WEB_PYTHON` pointing at the virtual environment's python:
 //!
 //! ```text
 //! bash scripts/web.sh
@@ -22,24 +34,21 @@
 use std::path::Path;
 use std::process::Command;
 
-#[test]
-#[ignore = "needs chromium, chromium-driver and selenium: .ci/run installs them"]
-fn page_in_chromium() {
+/// Runs `web/SCRIPT` with `args` on the built page (`target/web/`, which must hold `needs`);
+/// fails with its output if it fails.
+fn browser_test(script: &str, needs: &str, args: &[&std::ffi::OsStr]) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let site = root.join("target/web");
     assert!(
-        site.join("chariot.wasm").exists(),
-        "no target/web/chariot.wasm: run `bash scripts/web.sh` first"
+        site.join(needs).exists(),
+        "no target/web/{needs}: run `bash scripts/web.sh` first"
     );
     let python = std::env::var("CHARIOT_WEB_PYTHON").unwrap_or_else(|_| "python3".into());
     let out = Command::new(&python)
-        .arg(root.join("web/test_page.py"))
-        .arg("--native")
-        .arg(env!("CARGO_BIN_EXE_chariot"))
+        .arg(root.join("web").join(script))
         .arg("--site")
         .arg(&site)
-        .arg("--screenshot")
-        .arg(root.join("target/web-page.png"))
+        .args(args)
         .env("SE_OFFLINE", "true")
         .output()
         .unwrap_or_else(|e| panic!("cannot run {python}: {e}"));
@@ -50,8 +59,52 @@ fn page_in_chromium() {
     println!("{stdout}");
     assert!(
         out.status.success(),
-        "web/test_page.py failed\n{stdout}\n{stderr}"
+        "web/{script} failed\n{stdout}\n{stderr}"
     );
+}
+
+/// A path under the repository, as an argument.
+fn at(path: &str) -> std::ffi::OsString {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(path)
+        .into_os_string()
+}
+
+#[test]
+#[ignore = "needs chromium, chromium-driver and selenium: .ci/run installs them"]
+fn page_in_chromium() {
+    let native = std::ffi::OsStr::new(env!("CARGO_BIN_EXE_chariot"));
+    let shot = at("target/web-page.png");
+    browser_test(
+        "test_page.py",
+        "chariot.wasm",
+        &["--native".as_ref(), native, "--screenshot".as_ref(), &shot],
+    );
+}
+
+#[test]
+#[ignore = "needs chromium, chromium-driver and selenium: .ci/run installs them"]
+fn play_in_chromium() {
+    let shots = at("target/web-shots");
+    std::fs::create_dir_all(&shots).unwrap();
+    browser_test("test_play.py", "page.js", &["--shots".as_ref(), &shots]);
+}
+
+#[test]
+#[ignore = "needs chromium, chromium-driver, selenium and fontTools: .ci/run installs them"]
+fn pieces_in_chromium() {
+    let shots = at("target/web-pieces");
+    browser_test(
+        "test_pieces.py",
+        "board.js",
+        &["--screenshots".as_ref(), &shots],
+    );
+}
+
+#[test]
+#[ignore = "needs chromium, chromium-driver and selenium: .ci/run installs them"]
+fn page_offline_in_chromium() {
+    browser_test("test_offline.py", "sw.js", &[]);
 }
 
 /// Runs the module's `review` export in Node on `request`; the JSON answer.

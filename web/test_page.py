@@ -28,6 +28,7 @@ os.environ.setdefault("SE_OFFLINE", "true")  # never download a browser or a dri
 
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -139,8 +140,9 @@ def depth6(driver, binary):
 
 def board_move(driver):
     """A move on the board gets a legal reply; returns the game's moves."""
-    driver.find_element(By.CSS_SELECTOR, '[data-sq="h2"]').click()
-    driver.find_element(By.CSS_SELECTOR, '[data-sq="e2"]').click()
+    for sq in ("h2", "e2"):
+        hit = driver.find_element(By.CSS_SELECTOR, f'#board rect.hit[data-sq="{sq}"]')
+        ActionChains(driver).move_to_element(hit).click().perform()
     moves_el = driver.find_element(By.ID, "moves")
     WebDriverWait(driver, 30).until(lambda d: len(moves_el.get_attribute("data-moves").split()) >= 2)
     moves = moves_el.get_attribute("data-moves").split()
@@ -161,7 +163,7 @@ def stop_latency(driver, limit_ms):
 def analyse(driver):
     """The analysis pane fills, and pressing Analyse again stops it."""
     driver.find_element(By.ID, "analyse").click()
-    WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "a-pv").text.strip() not in ("", "–"))
+    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#a-lines li"))
     time.sleep(1.5)
     driver.find_element(By.ID, "analyse").click()
     check(driver.find_element(By.ID, "analyse").text == "Analyse", "Analyse again stops the analysis")
@@ -183,8 +185,8 @@ def isolated_page(driver, url, args):
     # A bad FEN or move typed in: one message, the game unchanged.
     for field, text, button, words in [
         ("fen", "rnbakabnr/9/9 w", "set-fen", "Bad FEN"),
-        ("move-in", "a0a5", "play", "Illegal move a0a5"),
-        ("move-in", "zz", "play", "Not a move"),
+        ("move-in", "a0a5", "play", 'Cannot read the move "a0a5"'),
+        ("move-in", "zz", "play", 'Cannot read the move "zz"'),
     ]:
         box = driver.find_element(By.ID, field)
         box.clear()
