@@ -26,6 +26,8 @@ module() {
         cargo rustc --lib --crate-type cdylib --profile "$profile" --no-default-features \
         --target wasm32-unknown-unknown --target-dir "$dir" "$@"
     cp "$dir/wasm32-unknown-unknown/$profile/chariot.wasm" "target/web/$name"
+    # Without the custom sections nothing reads (function names, wasm-bindgen's metadata).
+    python3 scripts/wasm_strip.py "target/web/$name" >/dev/null
     echo "target/web/$name: $(du -b "target/web/$name" | cut -f1) bytes, built in $((SECONDS - start)) s"
 }
 

@@ -70,6 +70,7 @@ function texts(moves) {
   if (n === "iccs" || !moves.length) return moves.slice();
   const key = n + " " + spec(moves);
   if (!state.texts.has(key)) {
+    if (state.texts.size > 4000) state.texts.clear(); // a long analysis writes many lines
     const answer = engine.notate(spec(moves), n);
     state.texts.set(key, answer.ok ? answer.texts : moves.slice());
   }

@@ -395,6 +395,27 @@ def phone(driver, url, shots):
         driver.save_screenshot(os.path.join(shots, "web-phone.png"))
 
 
+def shots(p, folder):
+    """The screenshots of docs/web.md: a game on the clock, and the analysis board."""
+    p.new_game(color="w", tc="5+3")
+    for m in ["h2e2", "h0g2"]:
+        n = len(p.moves())
+        p.move(m if m in p.rules(p.moves())["legal"] else p.rules(p.moves())["legal"][0])
+        p.wait(lambda: len(p.moves()) == n + 2, "Chariot's reply")
+    p.d.save_screenshot(os.path.join(folder, "web-desktop.png"))
+    p.click("resign")
+    p.new_game(color="both")
+    for m in ["h2e2", "h9g7", "h0g2", "i9h9"]:
+        p.type_into("move-in", m)
+        p.click("play")
+    p.select("notation", "chinese")
+    p.select("multipv", "3")
+    p.click("analyse")
+    p.wait(lambda: int(p.el("#a-depth").text or 0) >= 12, "depth 12")
+    p.d.save_screenshot(os.path.join(folder, "web-analysis.png"))
+    p.click("analyse")
+
+
 CHECKS = [takeback_as_black, wdl_view, stale_analysis, long_list, empty_fen, analyse_while_thinking,
           notation, drag_and_highlights, clocks_and_flag, analysis_features, records, language]
 
@@ -433,16 +454,7 @@ def main():
             print("-- " + timed_game_review_download.__doc__)
             timed_game_review_download(p, args.shots, downloads)
         if args.shots:
-            p.new_game(color="both")
-            for m in ["h2e2", "h9g7", "h0g2", "i9h9"]:
-                p.type_into("move-in", m)
-                p.click("play")
-            p.select("multipv", "3")
-            p.click("analyse")
-            p.wait(lambda: int(p.el("#a-depth").text or 0) >= 12, "depth 12")
-            driver.save_screenshot(os.path.join(args.shots, "web-analysis.png"))
-            p.click("analyse")
-            driver.save_screenshot(os.path.join(args.shots, "web-desktop.png"))
+            shots(p, args.shots)
         if only is None or "phone" in only:
             print("-- " + phone.__doc__.splitlines()[0])
             phone(driver, url, args.shots)
