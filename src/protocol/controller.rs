@@ -17,6 +17,7 @@
 
 use super::command::{self, Command, GoArgs, PositionSpec};
 use super::go::limits;
+use super::lag::LagMeter;
 use super::options::{Effect, Options};
 use super::output::{final_info, score_text, Out, ProtocolSink};
 use super::Dialect;
@@ -102,6 +103,8 @@ pub struct Controller {
     warned_dialect: bool,
     /// The network `Use NNUE` evaluates with (the embedded one unless `EvalFile` loaded another).
     network: Arc<Network>,
+    /// The lag the GUI's clock charges, learnt over the game.
+    lag: LagMeter,
 }
 
 const HELP: &str = "\
@@ -146,6 +149,7 @@ impl Controller {
             paths: Vec::new(),
             warned_dialect: false,
             network: crate::eval::nnue::default_network(),
+            lag: LagMeter::default(),
         };
         // A new searcher evaluates classically: give it the evaluation the options choose.
         c.choose_evaluation();
@@ -312,6 +316,9 @@ impl Controller {
         let Some(r) = self.running.take() else {
             return true;
         };
+        if !r.tables {
+            self.lag.answered(r.signals.answered_ms());
+        }
         let (searcher, panicked) = match r.handle.join() {
             Ok(s) => (s, false),
             Err(_) => {
@@ -375,7 +382,10 @@ impl Controller {
             Command::Ucci => self.handshake(Dialect::Ucci),
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, &value),
-            Command::NewGame => self.tables(Box::new(Searcher::clear)),
+            Command::NewGame => {
+                self.lag.new_game();
+                self.tables(Box::new(Searcher::clear));
+            }
             Command::Position(spec) => self.position(&spec),
             Command::Go(args) => self.go(*args),
             Command::Stop => {
@@ -561,7 +571,11 @@ impl Controller {
                 let n = self.options.threads as usize;
                 self.with_searcher(move |s| s.set_threads(n));
             }
-            Ok(Effect::ClearHash) | Ok(Effect::NewGame) => self.tables(Box::new(Searcher::clear)),
+            Ok(Effect::ClearHash) => self.tables(Box::new(Searcher::clear)),
+            Ok(Effect::NewGame) => {
+                self.lag.new_game();
+                self.tables(Box::new(Searcher::clear));
+            }
             Ok(Effect::LoadNetwork) => {
                 let file = self.options.eval_file.clone();
                 let loaded = if file.is_empty() {
@@ -639,6 +653,7 @@ impl Controller {
             thread_finished.store(true, Ordering::SeqCst);
             if !text.is_empty() {
                 out.line(&text);
+                thread_signals.answer_written();
             }
             let _ = events.send(Event::Done(id));
             searcher
@@ -743,7 +758,15 @@ impl Controller {
     /// empty when they are all the legal moves.
     fn search(&mut self, args: &GoArgs, root: Position, allowed: Vec<Move>, restricted: Vec<Move>) {
         let dialect = self.dialect();
-        let limits = limits(args, root.side_to_move(), &self.options, restricted);
+        let mut limits = limits(args, root.side_to_move(), &self.options, restricted);
+        limits.lag = self.lag.go(&self.game, limits.clock);
+        let params = &self.options.params;
+        if let Some((c, b)) = limits
+            .clock
+            .zip(crate::search::time::budget(&limits, params))
+        {
+            self.lag.started(&root, c, b.hard);
+        }
         let (multi, wdl) = (self.options.multipv > 1, self.options.show_wdl);
         let mut sink = ProtocolSink {
             out: self.out.clone(),

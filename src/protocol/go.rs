@@ -9,7 +9,7 @@
 use super::command::GoArgs;
 use super::options::Options;
 use crate::board::{Color, Move};
-use crate::search::{Clock, Limits};
+use crate::search::{Clock, Lag, Limits};
 
 /// The limits of one `go`. `root_moves` are the moves the search may play (empty: all legal
 /// moves).
@@ -50,6 +50,7 @@ pub fn limits(args: &GoArgs, side: Color, options: &Options, root_moves: Vec<Mov
         infinite: args.infinite,
         move_overhead: options.move_overhead.max(0) as u64,
         root_moves,
+        lag: Lag::default(),
     };
     options.skill().restrict(&mut limits);
     limits

@@ -8,6 +8,7 @@
 pub mod command;
 pub mod controller;
 pub mod go;
+pub mod lag;
 pub mod options;
 pub mod output;
 

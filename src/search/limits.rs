@@ -2,6 +2,7 @@
 //! thread that controls it (`Signals`: stop, ponder). How one running search watches both is
 //! `watch`'s business.
 
+use super::lag::Lag;
 use crate::board::Move;
 use crate::host::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -39,6 +40,8 @@ pub struct Limits {
     pub min_depth: Option<u32>,
     /// Root moves to consider (empty = all legal moves). Already checked to be legal.
     pub root_moves: Vec<Move>,
+    /// The lag the GUI's clock has charged lately, beyond the engine's own time (`lag`).
+    pub lag: Lag,
 }
 
 /// Flags shared between the search thread and the thread that controls it.
@@ -51,7 +54,12 @@ pub struct Signals {
     start: Instant,
     /// Milliseconds after `start` from which the clock runs (set at `ponderhit`).
     clock_origin_ms: AtomicU64,
+    /// Microseconds on the clock when the answer was written (`NOT_YET` until then).
+    answered_us: AtomicU64,
 }
+
+/// `Signals::answered_us` before the answer is written, or when it was written unasked.
+const NOT_YET: u64 = u64::MAX;
 
 impl Signals {
     /// New flags; the clock starts now. `pondering`: a `go ponder` search (no time limit and the
@@ -68,6 +76,7 @@ impl Signals {
             pondered: pondering,
             start,
             clock_origin_ms: AtomicU64::new(0),
+            answered_us: AtomicU64::new(NOT_YET),
         }
     }
 
@@ -117,5 +126,22 @@ impl Signals {
     pub fn clock_ms(&self) -> u64 {
         self.elapsed_ms()
             .saturating_sub(self.clock_origin_ms.load(Ordering::Relaxed))
+    }
+
+    /// The answer has just been written: remembers the time on the clock, unless the search
+    /// still ponders (a ponder search stopped: the GUI's clock never ran for it).
+    pub fn answer_written(&self) {
+        if !self.pondering() {
+            let origin_us = self.clock_origin_ms.load(Ordering::Relaxed) * 1000;
+            let us = (self.start.elapsed().as_micros() as u64).saturating_sub(origin_us);
+            self.answered_us
+                .store(us.min(NOT_YET - 1), Ordering::SeqCst);
+        }
+    }
+
+    /// Milliseconds on the clock when the answer was written, if it was written on the clock.
+    pub fn answered_ms(&self) -> Option<f64> {
+        let us = self.answered_us.load(Ordering::SeqCst);
+        (us != NOT_YET).then(|| us as f64 / 1000.0)
     }
 }

@@ -8,6 +8,7 @@
 //! protocol text is the protocol's job.
 
 pub mod bench;
+pub mod lag;
 pub mod limits;
 pub mod negamax;
 pub mod ordering;
@@ -19,6 +20,7 @@ pub mod time;
 pub mod tt;
 mod watch;
 
+pub use lag::Lag;
 pub use limits::{Clock, Limits, Signals};
 pub use params::{ParamError, Params};
 pub use tt::Bound;

@@ -326,6 +326,9 @@ params! {
     /// docs/strength/stage4.md, "A 30 ms reserve over 30 moves"; 50, was 100: "The reserve
     /// halved").
     time_reserve: i32 = 30, 0..=1000, step 10;
+    /// Time: a clock also keeps back this many times the worst lag the GUI charged lately
+    /// (`search::lag`: nothing on a quiet machine).
+    time_lag_mul: f64 = 4.0, 0.0..=8.0, step 0.5;
     /// Time: the target stops no search before this iteration is done, only the hard limit
     /// does (a few milliseconds reach it on an idle core; on a machine shared with the opponent
     /// a search held up that long used to stop after one ply, at a thirtieth of a peer's clock

@@ -22,6 +22,11 @@
 //! runs from `ponderhit` (the clock does), and a `ponderhit` that comes after the target has
 //! passed is answered at once.
 //!
+//! On a loaded machine the GUI's clock charges more than the engine spends (`search::lag`):
+//! with the lag learnt over the game (`Limits::lag`), R grows by `time_lag_mul` (4) times its
+//! peak and I shrinks by its typical size, everything else as above. With no lag learnt (a
+//! quiet machine, `bench`, fixed nodes) the budget is the one above.
+//!
 //! `movetime X` is different: think X − O (no clock to lose, no reserve), no less. It is `exact`:
 //! no early stop after an iteration, only the hard limit (or a proven mate, or a single move).
 
@@ -105,13 +110,22 @@ pub fn kept(move_overhead: u64, p: &Params) -> u64 {
     move_overhead + p.time_reserve.max(0) as u64
 }
 
+/// Milliseconds the clock of `limits` keeps back: `kept`, and `time_lag_mul` times the peak
+/// of the lag learnt.
+pub fn kept_with_lag(limits: &Limits, p: &Params) -> u64 {
+    let lag = (p.time_lag_mul.max(0.0) * limits.lag.peak as f64).round() as u64;
+    kept(limits.move_overhead, p).saturating_add(lag)
+}
+
 /// The budget for `limits` by the numbers of `p`, or `None` when time does not limit the search.
 pub fn budget(limits: &Limits, p: &Params) -> Option<Budget> {
     if let Some(x) = limits.movetime {
         return Some(Budget::exact(x.saturating_sub(limits.move_overhead)));
     }
-    let keep = kept(limits.move_overhead, p);
-    let c = limits.clock?;
+    let keep = kept_with_lag(limits, p);
+    let mut c = limits.clock?;
+    // Each move costs the typical lag on top of what it spends: that much less to spend.
+    c.inc = c.inc.saturating_sub(limits.lag.typical);
     let avail = c.time.saturating_sub(keep);
     if c.movestogo == Some(1) {
         return Some(Budget::fixed(avail));
@@ -158,7 +172,7 @@ fn increment_share(time: u64, inc: u64, keep: u64, p: &Params) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Clock;
+    use crate::search::{Clock, Lag};
 
     /// The shallowest iteration the target may stop after, by default.
     fn min_depth() -> u32 {
@@ -287,33 +301,87 @@ mod tests {
         assert!(b.target <= 200 / moves + 10, "{b:?}");
     }
 
+    /// The budget of a clock of `time` + `inc` ms with `lag` learnt.
+    fn with_lag(time: u64, inc: u64, lag: Lag) -> Budget {
+        budget(&Limits {
+            move_overhead: 10,
+            clock: Some(Clock {
+                time,
+                inc,
+                movestogo: None,
+            }),
+            lag,
+            ..Default::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn a_learnt_lag_keeps_more_back_and_spends_less() {
+        let lag = Lag {
+            typical: 3,
+            peak: 15,
+        };
+        for time in [50, 100, 300, 1000, 10_000] {
+            let (quiet, busy) = (with_lag(time, 10, Lag::default()), with_lag(time, 10, lag));
+            assert!(
+                busy.target < quiet.target && busy.hard < quiet.hard,
+                "{time}: {quiet:?} {busy:?}"
+            );
+        }
+        // 100 ms keep 10 + 30 + 4 × 15 back (`time_lag_mul` 4): nothing left but 7 ms of the
+        // increment (3 ms of each move go to the lag), and the hard limit is an eighth of the
+        // clock.
+        assert_eq!(
+            with_lag(100, 10, lag),
+            Budget {
+                target: 7,
+                hard: 12,
+                exact: false
+            }
+        );
+        // Inside that reserve, a move spends less than the increment less the lag: the clock
+        // climbs back.
+        assert!(with_lag(80, 10, lag).target < 7);
+        // A lag as large as the increment leaves it nothing; an absurd one overflows nothing.
+        let all = Lag {
+            typical: 10,
+            peak: 30,
+        };
+        assert_eq!(with_lag(100, 10, all).target, 1);
+        let absurd = Lag {
+            typical: u64::MAX,
+            peak: u64::MAX,
+        };
+        assert_eq!(with_lag(u64::MAX, u64::MAX, absurd).hard, 1);
+    }
+
     #[test]
     fn no_cliff_at_the_reserve() {
         // The budget grows with the clock, step by step: no clock makes the next move much
-        // poorer than a clock a millisecond longer.
-        for inc in [0u64, 3, 10, 100] {
-            let at = |time| {
-                budget(&Limits {
-                    move_overhead: 10,
-                    clock: Some(Clock {
-                        time,
-                        inc,
-                        movestogo: None,
-                    }),
-                    ..Default::default()
-                })
-                .unwrap()
-            };
+        // poorer than a clock a millisecond longer, with or without a lag learnt.
+        let lags = [
+            Lag::default(),
+            Lag {
+                typical: 3,
+                peak: 30,
+            },
+        ];
+        for (inc, lag) in [0u64, 3, 10, 100]
+            .into_iter()
+            .flat_map(|inc| lags.map(|l| (inc, l)))
+        {
+            let at = |time| with_lag(time, inc, lag);
             let mut last = at(0);
             for time in 1..2000 {
                 let b = at(time);
                 assert!(
                     b.target >= last.target && b.hard >= last.hard,
-                    "{time}+{inc}"
+                    "{time}+{inc} {lag:?}"
                 );
                 assert!(
                     b.target <= last.target + 2,
-                    "{time}+{inc}: {last:?} -> {b:?}"
+                    "{time}+{inc} {lag:?}: {last:?} -> {b:?}"
                 );
                 last = b;
             }

@@ -1,0 +1,123 @@
+//! The lag a clock is charged beyond what the engine meant to spend, learnt over a game.
+//!
+//! Why: on a loaded machine a move costs more on the GUI's clock than the engine allowed
+//! itself. The GUI's own latency, the pipes and the wake-ups of both processes are charged to
+//! the engine but never seen by it, and a search thread held off its core for a few dozen
+//! milliseconds passes its hard limit before it next looks at the clock. A fixed reserve sized
+//! for a quiet machine then loses games on time. But the GUI's clock says what each move
+//! really cost: between two `go`s of one game, the clock fell by `before + inc − now`. A move's
+//! *excess* is that charge less what the engine meant to spend at most: its own time from
+//! reading `go` (or `ponderhit`) to writing the move, or the hard limit if that is less. On a
+//! quiet machine the excess is about nothing, and the budget is what it was without any of
+//! this (`time::budget` with `Lag::default()`).
+//!
+//! Two numbers are kept: `typical`, a moving average, is paid out of the increment (a clock
+//! whose every move costs that much more has that much less increment to spend); and `peak`, a
+//! maximum that decays by `DECAY` a move, of which `time_lag_mul` times is kept back on top of
+//! the fixed reserve, so the next stall as long as the worst lately finds a clock that covers
+//! it. Samples that cannot be a lag are dropped (`sample`).
+
+/// What the GUI's clock has charged beyond the engine's own plan per move, in milliseconds:
+/// zero when nothing was learnt (a quiet machine, the first move of a game).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lag {
+    /// A move's usual excess: paid out of the increment.
+    pub typical: u64,
+    /// The worst excess lately: a multiple of it is kept back.
+    pub peak: u64,
+}
+
+/// How much of the peak is left after one more move (half-life: about 69 moves, most of a game).
+pub const DECAY: f64 = 0.99;
+/// The weight of a new sample in the moving average.
+pub const WEIGHT: f64 = 0.125;
+/// Milliseconds below zero a sample may fall by the GUI's and the engine's rounding (0 then).
+const ROUNDING: f64 = 2.0;
+
+/// The estimate over one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LagEstimate {
+    typical: f64,
+    peak: f64,
+}
+
+impl LagEstimate {
+    /// Learns from one move's excess (ms).
+    pub fn add(&mut self, excess: f64) {
+        let x = excess.max(0.0);
+        self.typical += WEIGHT * (x - self.typical);
+        self.peak = (self.peak * DECAY).max(x);
+    }
+
+    /// The lag to allow for, rounded to the millisecond (a fraction is the clocks' rounding).
+    pub fn lag(&self) -> Lag {
+        Lag {
+            typical: self.typical.round() as u64,
+            peak: self.peak.round() as u64,
+        }
+    }
+}
+
+/// One move's excess (ms): the clock was `before` ms at its `go`, the increment `inc`, it is
+/// `now` at the next `go`, and the engine took `spent` ms by its own clock where it meant to
+/// take at most `hard`. `None` for what cannot be a lag: a clock that grew (a new time
+/// control, a GUI that reset it), or a charge of more than half the clock (a clock from
+/// another game).
+pub fn sample(before: u64, inc: u64, now: u64, spent: f64, hard: u64) -> Option<f64> {
+    let charged = before as f64 + inc as f64 - now as f64;
+    let excess = charged - spent.min(hard as f64);
+    if excess < -ROUNDING || charged > before as f64 / 2.0 + inc as f64 {
+        return None;
+    }
+    Some(excess.max(0.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quiet_machine_learns_no_lag() {
+        let mut e = LagEstimate::default();
+        assert_eq!(e.lag(), Lag::default());
+        // Charged what the engine took, give or take the clocks' rounding.
+        for (before, now, spent) in [(1000, 990, 20.3), (990, 975, 24.6), (975, 960, 26.0)] {
+            e.add(sample(before, 10, now, spent, 50).unwrap());
+        }
+        assert_eq!(e.lag(), Lag::default(), "{e:?}");
+    }
+
+    #[test]
+    fn the_excess_counts_the_gui_and_a_late_hard_limit() {
+        // 1000 + 10 − 950 = 60 charged; the engine took 45 of it: 15 the GUI's.
+        assert_eq!(sample(1000, 10, 950, 45.0, 100), Some(15.0));
+        // The engine passed its hard limit of 30 by 15: that counts too.
+        assert_eq!(sample(1000, 10, 950, 45.0, 30), Some(30.0));
+        // Rounding a millisecond the wrong way is no lag; a clock that grew is no sample.
+        assert_eq!(sample(1000, 10, 971, 40.0, 100), Some(0.0));
+        assert_eq!(sample(1000, 10, 1500, 40.0, 100), None);
+        // Half the clock gone at once is another game's clock.
+        assert_eq!(sample(1000, 10, 400, 40.0, 100), None);
+    }
+
+    #[test]
+    fn a_stall_is_kept_in_mind_and_forgotten_slowly() {
+        let mut e = LagEstimate::default();
+        e.add(60.0);
+        let first = e.lag();
+        assert_eq!(first.peak, 60);
+        assert!(first.typical >= 7 && first.typical <= 8, "{first:?}");
+        for _ in 0..10 {
+            e.add(0.0);
+        }
+        let later = e.lag();
+        assert!(later.peak < 60 && later.peak >= 45, "{later:?}");
+        assert!(later.typical < first.typical, "{later:?}");
+        // A larger stall takes over at once; negative samples count as none.
+        e.add(90.0);
+        assert_eq!(e.lag().peak, 90);
+        let before = e.lag();
+        e.add(-5.0);
+        assert!(e.lag().typical <= before.typical);
+    }
+}
