@@ -472,6 +472,7 @@ function newGame(start = null) {
   state.live = state.human !== "both";
   state.result = state.reason = null;
   state.review = null;
+  $("review-state").textContent = "";
   state.clock = new Clock(tc);
   engine.postMessage("ucinewgame");
   say(null);
@@ -512,6 +513,7 @@ function load(data) {
   state.result = answer.result && answer.result !== "*" ? answer.result : null;
   state.reason = null;
   state.review = null;
+  $("review-state").textContent = "";
   state.clock = null;
   say("loaded", { n: answer.moves.length });
   changed();

@@ -397,7 +397,7 @@ def phone(driver, url, shots):
 
 def shots(p, folder):
     """The screenshots of docs/web.md: a game on the clock, and the analysis board."""
-    p.new_game(color="w", tc="5+3")
+    p.new_game(color="w", tc="1+0")
     for m in ["h2e2", "h0g2"]:
         n = len(p.moves())
         p.move(m if m in p.rules(p.moves())["legal"] else p.rules(p.moves())["legal"][0])
