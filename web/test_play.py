@@ -122,8 +122,18 @@ class Page:
         spec = head + (" moves " + " ".join(moves) if moves else "")
         return self.js("return window.chariot.rules(arguments[0])", spec)
 
+    def depth(self):
+        """The analysis pane's depth, 0 while it shows none."""
+        text = self.el("#a-depth").text.strip()
+        return int(text) if text.isdigit() else 0
+
     def fen(self):
         return self.d.find_element(By.ID, "fen").get_attribute("value")
+
+    def analysis(self, on):
+        """Turns the analysis pane on or off (a click only if it is not so already)."""
+        if self.el("#analysis").is_displayed() != on:
+            self.click("analyse")
 
     def analysis_shown(self):
         return self.el("#analysis").is_displayed()
@@ -148,7 +158,7 @@ def wdl_view(p):
     p.new_game(color="both", fen=RED_UP)
     p.select("view", "red")
     p.click("analyse")
-    p.wait(lambda: p.el("#a-wdl").text not in ("", "–") and int(p.el("#a-depth").text or 0) >= 8, "analysis")
+    p.wait(lambda: p.el("#a-wdl").text not in ("", "–") and p.depth() >= 8, "analysis")
     score = float(p.el("#a-score").text.replace("#", "99"))
     w, d, l = (float(x.strip(" %")) for x in p.el("#a-wdl").text.split("/"))
     note = p.el("#a-view").text
@@ -280,6 +290,7 @@ def analysis_features(p):
     check(len(moves) == 3 and all(CHINESE_MOVE.search(l) for l in lines), f"three arrows {sorted(moves)}, lines {lines[0]!r}…")
     height = p.js("return getComputedStyle(document.getElementById('eval-fill')).height")
     check(p.el("#eval-bar").is_displayed() and height != "0px", f"the eval bar shows ({height})")
+    p.analysis(False)
 
 
 def timed_game_review_download(p, shots, downloads):
@@ -410,10 +421,10 @@ def shots(p, folder):
         p.click("play")
     p.select("notation", "chinese")
     p.select("multipv", "3")
-    p.click("analyse")
-    p.wait(lambda: int(p.el("#a-depth").text or 0) >= 12, "depth 12")
+    p.analysis(True)
+    p.wait(lambda: p.depth() >= 12, "depth 12")
     p.d.save_screenshot(os.path.join(folder, "web-analysis.png"))
-    p.click("analyse")
+    p.analysis(False)
 
 
 CHECKS = [takeback_as_black, wdl_view, stale_analysis, long_list, empty_fen, analyse_while_thinking,
