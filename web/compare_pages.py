@@ -54,7 +54,7 @@ def main():
         threading.Thread(target=s.serve_forever, daemon=True).start()
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
-    for flag in ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--window-size=1280,900"]:
+    for flag in serve.CHROMIUM_FLAGS + ["--window-size=1280,900"]:
         options.add_argument(flag)
     profile = tempfile.TemporaryDirectory()
     options.add_argument(f"--user-data-dir={profile.name}")

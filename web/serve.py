@@ -22,6 +22,20 @@ import http.server
 import ssl
 
 
+# Headless Chromium as the browser tests start it: no sandbox or GPU, nothing fetched or
+# synced in the background. Each test adds its window size.
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm",
                      ".webmanifest": "application/manifest+json", ".woff2": "font/woff2"}

@@ -38,17 +38,7 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1000,860",
-]
+FLAGS = serve.CHROMIUM_FLAGS + ["--window-size=1000,860"]
 
 # Every answer of the test's servers, in order: (path, status).
 SERVED = []

@@ -32,17 +32,7 @@ from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1000,860",
-]
+FLAGS = serve.CHROMIUM_FLAGS + ["--window-size=1000,860"]
 
 # Sends lines to window.chariot and answers the lines it writes up to one matching `until`.
 SESSION = """

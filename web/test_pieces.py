@@ -43,8 +43,7 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder  # no
 from selenium.webdriver.common.actions.pointer_input import PointerInput  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--window-size=1000,860", "--force-device-scale-factor=1"]
+FLAGS = serve.CHROMIUM_FLAGS + ["--window-size=1000,860", "--force-device-scale-factor=1"]
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 # Some of the start position's moves: the board takes the page's word for what is legal.

@@ -36,8 +36,7 @@ RECORDS = os.path.join(ROOT, "tests", "data", "records")
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
 # Red a chariot up, Black to move: Red's score must be high, and Red's win likely, whoever moves.
 RED_UP = "3akab2/9/4b4/p3p3p/9/9/P3P3P/4B4/4A4/R2AK1B2 b"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = serve.CHROMIUM_FLAGS
 CHINESE_MOVE = re.compile(r"[车俥車马傌馬炮砲相象仕士帅帥将將兵卒前后中][一二三四五六七八九1-9１-９前后中][进退平][一二三四五六七八九1-9１-９]")
 
 
