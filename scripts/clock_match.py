@@ -47,7 +47,7 @@ def to_iccs(uci):
 class Engine:
     """One engine process spoken to over UCI or UCCI."""
 
-    def __init__(self, command, ucci):
+    def __init__(self, command, ucci, options=()):
         self.ucci = ucci
         self.proc = subprocess.Popen(
             shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -56,6 +56,8 @@ class Engine:
         self.wait_for("ucciok" if ucci else "uciok")
         if ucci:
             self.send("setoption usemillisec true")
+        for name, _, value in (o.partition("=") for o in options):
+            self.send(f"setoption {name} {value}" if ucci else f"setoption name {name} value {value}")
         self.send("isready")
         self.wait_for("readyok")
 
@@ -124,8 +126,8 @@ def judge(moves):
 
 def play(args, opening, engine1_red):
     """One game. Returns a dict: score of engine 1, reason, and the worst move of the game."""
-    cmds = (args.engine1, args.engine2) if engine1_red else (args.engine2, args.engine1)
-    engines = [Engine(c, args.ucci) for c in cmds]
+    sides = [(args.engine1, args.option1), (args.engine2, args.option2)]
+    engines = [Engine(c, args.ucci, o) for c, o in (sides if engine1_red else sides[::-1])]
     base, inc = args.base, args.inc
     clock = [base, base]
     worst = (float("inf"), 0.0, "")  # time left, spent, who
@@ -184,6 +186,10 @@ def main():
                            "release", "chariot")
     ap.add_argument("--engine1", default=shlex.quote(default), help="engine command (shell words)")
     ap.add_argument("--engine2", default=None, help="default: the same as engine 1")
+    ap.add_argument("--option1", action="append", default=[], metavar="NAME=VALUE",
+                    help="an option for engine 1 (repeatable)")
+    ap.add_argument("--option2", action="append", default=[], metavar="NAME=VALUE",
+                    help="an option for engine 2 (repeatable)")
     ap.add_argument("--ucci", action="store_true", help="speak UCCI instead of UCI")
     ap.add_argument("--tc", default="1+0.01", help="seconds + increment in seconds")
     ap.add_argument("--grace", type=float, default=10, help="milliseconds a clock may go below 0")

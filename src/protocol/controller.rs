@@ -317,7 +317,8 @@ impl Controller {
             return true;
         };
         if !r.tables {
-            self.lag.answered(r.signals.answered_ms());
+            self.lag
+                .answered(r.signals.answered_ms(), r.signals.ran_ms());
         }
         let (searcher, panicked) = match r.handle.join() {
             Ok(s) => (s, false),
@@ -647,7 +648,11 @@ impl Controller {
             Arc::clone(&draw_offer),
         );
         let handle = crate::host::spawn(move || {
+            let (wall, cpu) = (Instant::now(), crate::host::thread_cpu_time());
             let (searcher, text) = work(searcher, &thread_signals, &thread_draw_offer);
+            if let Some((from, to)) = cpu.zip(crate::host::thread_cpu_time()) {
+                thread_signals.ran(to.saturating_sub(from), wall.elapsed());
+            }
             // Set before the answer goes out: whatever the GUI sends once it has read the
             // answer must find the work finished.
             thread_finished.store(true, Ordering::SeqCst);

@@ -7,10 +7,11 @@
 //! searched is two plies after the last one (the move played, then the opponent's; a UCCI GUI
 //! that restarts the FEN after a capture still shows the position after the move). The
 //! engine's own time runs from reading `go`, or from `ponderhit`; a ponder search that was
-//! stopped, not hit, cost no time on the GUI's clock and is no sample. A new game forgets all.
+//! stopped, not hit, cost no time on the GUI's clock and is no sample. A new game forgets all
+//! but the share of a core the searches had (`CoreShare`), which belongs to the machine.
 
 use crate::board::{Game, Position};
-use crate::search::lag::{sample, LagEstimate};
+use crate::search::lag::{sample, CoreShare, LagEstimate};
 use crate::search::{Clock, Lag};
 
 /// The last clocked move, waiting for the next `go`'s clock.
@@ -31,12 +32,16 @@ struct Pending {
 pub struct LagMeter {
     estimate: LagEstimate,
     last: Option<Pending>,
+    share: CoreShare,
 }
 
 impl LagMeter {
-    /// A new game: nothing learnt.
+    /// A new game: nothing learnt of its clock.
     pub fn new_game(&mut self) {
-        *self = LagMeter::default();
+        *self = LagMeter {
+            share: self.share,
+            ..LagMeter::default()
+        };
     }
 
     /// A `go` in `game` with `clock`: learns what the last move cost if this one follows it
@@ -55,7 +60,7 @@ impl LagMeter {
                 self.estimate.add(x);
             }
         }
-        self.estimate.lag()
+        self.estimate.lag(&self.share)
     }
 
     /// The search of the `go` just seen started from `root` with `clock` and the hard limit
@@ -70,8 +75,16 @@ impl LagMeter {
     }
 
     /// The search's answer was written `spent` ms after its clock started (`None`: not on
-    /// the clock). Anything else that ran since the last `go` ends the pairing.
-    pub fn answered(&mut self, spent: Option<f64>) {
+    /// the clock), and its thread `ran` so many ms of processor time in so many on the wall
+    /// (`None`: not known here). Anything else that ran since the last `go` ends the pairing.
+    pub fn answered(&mut self, spent: Option<f64>, ran: Option<(f64, f64)>) {
+        if let Some((cpu, wall)) = ran {
+            self.share.add(cpu, wall);
+            log::debug!(
+                "core share {cpu:.1} of {wall:.1} ms: {}% taken lately",
+                self.share.taken()
+            );
+        }
         match (&mut self.last, spent) {
             (Some(m), Some(s)) if m.spent.is_none() => m.spent = Some(s),
             _ => self.last = None,
@@ -110,7 +123,7 @@ mod tests {
     fn play(m: &mut LagMeter, g: &Game, time: u64, spent: Option<f64>) -> Lag {
         let lag = m.go(g, clock(time));
         m.started(g.position(), clock(time).unwrap(), 100);
-        m.answered(spent);
+        m.answered(spent, None);
         lag
     }
 
@@ -124,6 +137,18 @@ mod tests {
         assert!(lag.typical > 0);
         m.new_game();
         assert_eq!(m.go(&game(&[]), clock(1000)), Lag::default());
+    }
+
+    #[test]
+    fn the_share_of_a_core_outlives_the_game() {
+        let mut m = LagMeter::default();
+        for _ in 0..4 {
+            play(&mut m, &game(&[]), 1000, Some(20.0));
+            m.answered(None, Some((10.0, 20.0)));
+        }
+        assert_eq!(m.go(&game(&[]), clock(1000)).taken, 50);
+        m.new_game();
+        assert_eq!(m.go(&game(&[]), clock(1000)).taken, 50);
     }
 
     #[test]
@@ -142,7 +167,7 @@ mod tests {
         assert_eq!(m.go(&game(&["h2e2", "h9g7"]), clock(300)), Lag::default());
         // A second answer (a bench after the search) ends the pairing.
         play(&mut m, &game(&[]), 1000, Some(20.0));
-        m.answered(Some(5.0));
+        m.answered(Some(5.0), None);
         assert_eq!(m.go(&game(&["h2e2", "h9g7"]), clock(900)), Lag::default());
     }
 

@@ -16,6 +16,14 @@
 //! maximum that decays by `DECAY` a move, of which `time_lag_mul` times is kept back on top of
 //! the fixed reserve, so the next stall as long as the worst lately finds a clock that covers
 //! it. Samples that cannot be a lag are dropped (`sample`).
+//!
+//! But the worst stalls come without warning: on a machine with more work than cores, a move
+//! the engine spent 10 ms on is now and then charged 80–170 ms, in games whose moves before
+//! were charged a few milliseconds more than they took. What does warn is the share of a core
+//! the machine leaves the search (`CoreShare`): the processor time the search thread had
+//! against the time on the wall. Near all of it on a quiet machine, two games at once on two
+//! cores included; two thirds beside one busy process, half beside two. Once others take more
+//! than `time_busy_taken` per cent of it, a clock keeps back `time_busy_reserve` more (`taken`).
 
 /// What the GUI's clock has charged beyond the engine's own plan per move, in milliseconds:
 /// zero when nothing was learnt (a quiet machine, the first move of a game).
@@ -25,6 +33,8 @@ pub struct Lag {
     pub typical: u64,
     /// The worst excess lately: a multiple of it is kept back.
     pub peak: u64,
+    /// The percentage of a core that other work took from the last searches (0 until known).
+    pub taken: u32,
 }
 
 /// How much of the peak is left after one more move (half-life: about 69 moves, most of a game).
@@ -49,12 +59,52 @@ impl LagEstimate {
         self.peak = (self.peak * DECAY).max(x);
     }
 
-    /// The lag to allow for, rounded to the millisecond (a fraction is the clocks' rounding).
-    pub fn lag(&self) -> Lag {
+    /// The lag to allow for, rounded to the millisecond (a fraction is the clocks' rounding),
+    /// on a machine whose `share` is as measured.
+    pub fn lag(&self, share: &CoreShare) -> Lag {
         Lag {
             typical: self.typical.round() as u64,
             peak: self.peak.round() as u64,
+            taken: share.taken(),
         }
+    }
+}
+
+/// How much of a core the machine has left the search lately: the processor time of the
+/// search thread against the time on the wall, in sums that decay by `SHARE_DECAY` a search.
+/// It describes the machine rather than a game, so it outlives one.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CoreShare {
+    cpu: f64,
+    wall: f64,
+}
+
+/// How much of the sums is left after one more search (about the last four count).
+pub const SHARE_DECAY: f64 = 0.75;
+/// Milliseconds on the wall below which a search says nothing (a tick of the scheduler is
+/// most of it).
+const SHARE_MIN_WALL: f64 = 2.0;
+/// Milliseconds on the wall the sums need before they are trusted.
+const SHARE_KNOWN: f64 = 20.0;
+
+impl CoreShare {
+    /// A search ran `wall` ms and its thread had `cpu` ms of a core.
+    pub fn add(&mut self, cpu: f64, wall: f64) {
+        if wall < SHARE_MIN_WALL || cpu.is_nan() || cpu < 0.0 {
+            return;
+        }
+        self.cpu = self.cpu * SHARE_DECAY + cpu.min(wall);
+        self.wall = self.wall * SHARE_DECAY + wall;
+    }
+
+    /// The percentage of a core other work took (0 until enough is known).
+    pub fn taken(&self) -> u32 {
+        if self.wall < SHARE_KNOWN {
+            return 0;
+        }
+        (100.0 * (1.0 - self.cpu / self.wall))
+            .round()
+            .clamp(0.0, 100.0) as u32
     }
 }
 
@@ -79,12 +129,12 @@ mod tests {
     #[test]
     fn a_quiet_machine_learns_no_lag() {
         let mut e = LagEstimate::default();
-        assert_eq!(e.lag(), Lag::default());
+        assert_eq!(e.lag(&CoreShare::default()), Lag::default());
         // Charged what the engine took, give or take the clocks' rounding.
         for (before, now, spent) in [(1000, 990, 20.3), (990, 975, 24.6), (975, 960, 26.0)] {
             e.add(sample(before, 10, now, spent, 50).unwrap());
         }
-        assert_eq!(e.lag(), Lag::default(), "{e:?}");
+        assert_eq!(e.lag(&CoreShare::default()), Lag::default(), "{e:?}");
     }
 
     #[test]
@@ -104,20 +154,45 @@ mod tests {
     fn a_stall_is_kept_in_mind_and_forgotten_slowly() {
         let mut e = LagEstimate::default();
         e.add(60.0);
-        let first = e.lag();
+        let first = e.lag(&CoreShare::default());
         assert_eq!(first.peak, 60);
         assert!(first.typical >= 7 && first.typical <= 8, "{first:?}");
         for _ in 0..10 {
             e.add(0.0);
         }
-        let later = e.lag();
+        let later = e.lag(&CoreShare::default());
         assert!(later.peak < 60 && later.peak >= 45, "{later:?}");
         assert!(later.typical < first.typical, "{later:?}");
         // A larger stall takes over at once; negative samples count as none.
         e.add(90.0);
-        assert_eq!(e.lag().peak, 90);
-        let before = e.lag();
+        assert_eq!(e.lag(&CoreShare::default()).peak, 90);
+        let before = e.lag(&CoreShare::default());
         e.add(-5.0);
-        assert!(e.lag().typical <= before.typical);
+        assert!(e.lag(&CoreShare::default()).typical <= before.typical);
+    }
+
+    #[test]
+    fn the_share_of_a_core_is_learnt_from_long_enough_searches() {
+        let mut s = CoreShare::default();
+        assert_eq!(s.taken(), 0);
+        // Too little on the wall to say anything yet.
+        s.add(5.0, 10.0);
+        assert_eq!(s.taken(), 0);
+        s.add(10.0, 20.0);
+        assert_eq!(s.taken(), 50);
+        // Searches shorter than a tick, or with a broken clock, count for nothing.
+        s.add(0.0, 1.0);
+        s.add(f64::NAN, 30.0);
+        assert_eq!(s.taken(), 50);
+        // A quiet machine wins it back within a few searches; more than the wall is the wall.
+        for _ in 0..12 {
+            s.add(40.0, 30.0);
+        }
+        assert!(s.taken() <= 2, "{s:?}");
+        // Beside busy work it shows again as fast.
+        for _ in 0..6 {
+            s.add(20.0, 30.0);
+        }
+        assert!(s.taken() >= 25, "{s:?}");
     }
 }

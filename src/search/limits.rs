@@ -56,6 +56,8 @@ pub struct Signals {
     clock_origin_ms: AtomicU64,
     /// Microseconds on the clock when the answer was written (`NOT_YET` until then).
     answered_us: AtomicU64,
+    /// Microseconds of processor time the search thread had, and on the wall (`NOT_YET`).
+    ran_us: [AtomicU64; 2],
 }
 
 /// `Signals::answered_us` before the answer is written, or when it was written unasked.
@@ -77,6 +79,7 @@ impl Signals {
             start,
             clock_origin_ms: AtomicU64::new(0),
             answered_us: AtomicU64::new(NOT_YET),
+            ran_us: [AtomicU64::new(NOT_YET), AtomicU64::new(NOT_YET)],
         }
     }
 
@@ -143,5 +146,18 @@ impl Signals {
     pub fn answered_ms(&self) -> Option<f64> {
         let us = self.answered_us.load(Ordering::SeqCst);
         (us != NOT_YET).then(|| us as f64 / 1000.0)
+    }
+
+    /// The work's thread had `cpu` of processor time over `wall` on the wall.
+    pub fn ran(&self, cpu: std::time::Duration, wall: std::time::Duration) {
+        let us = |d: std::time::Duration| (d.as_micros() as u64).min(NOT_YET - 1);
+        self.ran_us[0].store(us(cpu), Ordering::SeqCst);
+        self.ran_us[1].store(us(wall), Ordering::SeqCst);
+    }
+
+    /// Milliseconds of processor time and on the wall the work's thread ran, if known.
+    pub fn ran_ms(&self) -> Option<(f64, f64)> {
+        let [cpu, wall] = [0, 1].map(|i| self.ran_us[i].load(Ordering::SeqCst));
+        (cpu != NOT_YET && wall != NOT_YET).then(|| (cpu as f64 / 1000.0, wall as f64 / 1000.0))
     }
 }

@@ -329,6 +329,12 @@ params! {
     /// Time: a clock also keeps back this many times the worst lag the GUI charged lately
     /// (`search::lag`: nothing on a quiet machine).
     time_lag_mul: f64 = 4.0, 0.0..=8.0, step 0.5;
+    /// Time: once other work takes more than this percentage of the search's core
+    /// (`search::lag::CoreShare`)…
+    time_busy_taken: i32 = 15, 0..=100, step 5;
+    /// …a clock keeps back this many milliseconds more, for the stalls of a busy machine
+    /// (moves charged up to 200 ms beside two busy processes, docs/engine.md).
+    time_busy_reserve: i32 = 200, 0..=1000, step 25;
     /// Time: the target stops no search before this iteration is done, only the hard limit
     /// does (a few milliseconds reach it on an idle core; on a machine shared with the opponent
     /// a search held up that long used to stop after one ply, at a thirtieth of a peer's clock

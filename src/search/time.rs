@@ -110,11 +110,24 @@ pub fn kept(move_overhead: u64, p: &Params) -> u64 {
     move_overhead + p.time_reserve.max(0) as u64
 }
 
-/// Milliseconds the clock of `limits` keeps back: `kept`, and `time_lag_mul` times the peak
-/// of the lag learnt.
+/// Milliseconds the clock of `limits` keeps back: `kept`, `time_lag_mul` times the peak of the
+/// lag learnt, and `time_busy_reserve` once other work takes more than `time_busy_taken` per
+/// cent of the search's core.
 pub fn kept_with_lag(limits: &Limits, p: &Params) -> u64 {
     let lag = (p.time_lag_mul.max(0.0) * limits.lag.peak as f64).round() as u64;
-    kept(limits.move_overhead, p).saturating_add(lag)
+    kept(limits.move_overhead, p)
+        .saturating_add(lag)
+        .saturating_add(busy_reserve(limits, p))
+}
+
+/// Milliseconds kept back for a busy machine's stalls: `time_busy_reserve` once other work
+/// takes more than `time_busy_taken` per cent of the search's core, else none.
+pub fn busy_reserve(limits: &Limits, p: &Params) -> u64 {
+    if limits.lag.taken as i64 > p.time_busy_taken as i64 {
+        p.time_busy_reserve.max(0) as u64
+    } else {
+        0
+    }
 }
 
 /// The budget for `limits` by the numbers of `p`, or `None` when time does not limit the search.
@@ -141,16 +154,15 @@ pub fn budget(limits: &Limits, p: &Params) -> Option<Budget> {
         .clamp(1, moves(p.time_max_moves)) as u64;
     let target = (avail / mtg).saturating_add(share);
     // An eighth of the clock may always go into the reserve to finish an iteration: on a
-    // machine shared with the opponent the search can be held up a few milliseconds.
+    // machine shared with the opponent the search can be held up a few milliseconds. Not the
+    // busy machine's reserve, though: spent a little every move, it would be gone before the
+    // stall it is kept for.
     let div = |d: i32| d.max(1) as u64;
+    let floor = c.time.saturating_sub(busy_reserve(limits, p)) / div(p.time_floor_div);
     let hard = target
         .saturating_mul(p.time_hard_mul.max(1) as u64)
         .min(c.time / div(p.time_hard_div) + c.inc / div(p.time_hard_div))
-        .min(
-            avail
-                .saturating_add(share)
-                .max(c.time / div(p.time_floor_div)),
-        )
+        .min(avail.saturating_add(share).max(floor))
         .max(1);
     Some(Budget {
         target: target.min(hard).max(1),
@@ -321,6 +333,7 @@ mod tests {
         let lag = Lag {
             typical: 3,
             peak: 15,
+            taken: 0,
         };
         for time in [50, 100, 300, 1000, 10_000] {
             let (quiet, busy) = (with_lag(time, 10, Lag::default()), with_lag(time, 10, lag));
@@ -347,13 +360,49 @@ mod tests {
         let all = Lag {
             typical: 10,
             peak: 30,
+            taken: 0,
         };
         assert_eq!(with_lag(100, 10, all).target, 1);
         let absurd = Lag {
             typical: u64::MAX,
             peak: u64::MAX,
+            taken: 100,
         };
         assert_eq!(with_lag(u64::MAX, u64::MAX, absurd).hard, 1);
+    }
+
+    #[test]
+    fn a_busy_machine_keeps_more_back() {
+        let p = Params::default();
+        let busy = |taken| Lag {
+            taken,
+            ..Lag::default()
+        };
+        let limits = |lag| Limits {
+            move_overhead: 10,
+            lag,
+            ..Default::default()
+        };
+        // Up to `time_busy_taken` per cent taken, nothing more is kept; above it, the reserve.
+        let quiet = kept_with_lag(&limits(busy(p.time_busy_taken as u32)), &p);
+        assert_eq!(quiet, kept(10, &p));
+        let more = kept_with_lag(&limits(busy(p.time_busy_taken as u32 + 1)), &p);
+        assert_eq!(more, quiet + p.time_busy_reserve as u64);
+        // A second at 10 ms a move: the clock is spent down to that reserve, and inside it a
+        // move spends less than the increment (no eighth of the clock to finish an iteration),
+        // so that the clock climbs back.
+        for time in [200, 400, 1000] {
+            let (a, b) = (with_lag(time, 10, busy(0)), with_lag(time, 10, busy(50)));
+            assert!(
+                b.target < a.target && b.hard < a.hard,
+                "{time}: {a:?} {b:?}"
+            );
+            let above = time.saturating_sub(more);
+            assert!(b.hard <= (above + 10).max(above / 8), "{time}: {b:?}");
+        }
+        for time in [50, 100, 150] {
+            assert!(with_lag(time, 10, busy(50)).hard < 10, "{time}");
+        }
     }
 
     #[test]
@@ -365,6 +414,12 @@ mod tests {
             Lag {
                 typical: 3,
                 peak: 30,
+                taken: 0,
+            },
+            Lag {
+                typical: 3,
+                peak: 30,
+                taken: 50,
             },
         ];
         for (inc, lag) in [0u64, 3, 10, 100]
