@@ -39,6 +39,41 @@ fn both_file_formats_are_read() {
 }
 
 #[test]
+fn the_second_real_game_file_holds_what_it_says() {
+    let first = mates::read_cases(include_str!("../positions/realmates.epd")).expect("realmates");
+    let second =
+        mates::read_cases(include_str!("../positions/realmates2.epd")).expect("realmates2");
+    assert!(second.len() >= 100, "{} positions", second.len());
+    let key = |c: &mates::MateCase| {
+        let fen = c.position.fen();
+        fen.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
+    };
+    let mut seen: std::collections::HashSet<String> = first.iter().map(key).collect();
+    for c in &second {
+        assert!(seen.insert(key(c)), "{} twice", c.position.fen());
+        assert!(
+            c.dm > 0,
+            "{}: announced by the side to move",
+            c.position.fen()
+        );
+        // The move played is legal, and where the mate is in one, it leaves no legal move (a
+        // stalemate loses too).
+        let [bm] = c.bm.as_slice() else {
+            panic!("{}: one move", c.position.fen())
+        };
+        let m = c.position.parse_move(bm).expect("a move");
+        assert!(
+            c.position.legal_moves().iter().any(|l| l == m),
+            "{bm} legal"
+        );
+        if c.dm == 1 {
+            let after = c.position.play(m);
+            assert!(after.legal_moves().is_empty(), "{bm} mates");
+        }
+    }
+}
+
+#[test]
 fn verdicts_count_mates_of_the_right_sign_and_length() {
     let v = |mate: Option<i32>| Verdict {
         mate,

@@ -24,7 +24,10 @@
 //!
 //! On a loaded machine the GUI's clock charges more than the engine spends (`search::lag`):
 //! with the lag learnt over the game (`Limits::lag`), R grows by `time_lag_mul` (4) times its
-//! peak and I shrinks by its typical size, everything else as above. With no lag learnt (a
+//! peak and I shrinks by its typical size, everything else as above. Once other work takes
+//! more than `time_busy_taken` (15) per cent of the search's core, R grows by
+//! `time_busy_reserve` (200) more, and the eighth of the clock a search may always spend is
+//! an eighth of the clock above that reserve. With no lag learnt and a core to itself (a
 //! quiet machine, `bench`, fixed nodes) the budget is the one above.
 //!
 //! `movetime X` is different: think X − O (no clock to lose, no reserve), no less. It is `exact`:

@@ -279,13 +279,12 @@ impl Engine {
         self.send(&pos)?;
         self.sync(ms)?;
         let go_line = go.line(self.dialect);
-        let dialect = self.dialect;
         let start = Instant::now();
         self.send(&go_line)?;
         let mut thought = Thought::default();
         let line = self.wait_for(start + timeout, |l| match Line::classify(l) {
             Line::Info => {
-                note_info(l, dialect, &mut thought);
+                note_info(l, &mut thought);
                 false
             }
             line => line == Line::Terminal,
@@ -332,9 +331,9 @@ pub fn position_line(game: &Game, dialect: Dialect) -> String {
     line
 }
 
-/// Reads depth and score from an `info` line. UCI: `score cp N` / `score mate M`; UCCI: a bare
-/// `score N` with mates as ±(`UCCI_MATE` − plies).
-fn note_info(line: &str, dialect: Dialect, t: &mut Thought) {
+/// Reads depth and score from an `info` line: `score cp N` / `score mate M` in either
+/// dialect, and UCCI's bare `score N` with mates as ±(`UCCI_MATE` − plies).
+fn note_info(line: &str, t: &mut Thought) {
     let words: Vec<&str> = line.split_whitespace().collect();
     let mut i = 1;
     while i < words.len() {
@@ -346,12 +345,13 @@ fn note_info(line: &str, dialect: Dialect, t: &mut Thought) {
                 i += 2;
             }
             "score" => {
-                let (kind, value) = match (dialect, words.get(i + 1), words.get(i + 2)) {
-                    (Dialect::Uci, Some(&k @ ("cp" | "mate")), Some(v)) => {
+                // Fairy-Stockfish speaking UCCI still writes `score mate M` (and `score cp N`).
+                let (kind, value) = match (words.get(i + 1), words.get(i + 2)) {
+                    (Some(&k @ ("cp" | "mate")), Some(v)) => {
                         i += 3;
                         (k, v.parse::<i64>().ok())
                     }
-                    (_, Some(v), _) => {
+                    (Some(v), _) => {
                         i += 2;
                         ("ucci", v.parse::<i64>().ok())
                     }
@@ -452,18 +452,23 @@ mod tests {
         let mut t = Thought::default();
         note_info(
             "info depth 7 seldepth 9 score cp -35 nodes 5 pv h2e2",
-            Dialect::Uci,
             &mut t,
         );
         assert_eq!(t.depth, Some(7));
         assert_eq!(t.score.as_deref(), Some("-0.35"));
-        note_info("info depth 8 score mate -2 pv a0a1", Dialect::Uci, &mut t);
+        note_info("info depth 8 score mate -2 pv a0a1", &mut t);
         assert_eq!(t.score.as_deref(), Some("#-2"));
-        note_info("info depth 6 score 9997 pv a0a1", Dialect::Ucci, &mut t);
+        note_info("info depth 6 score 9997 pv a0a1", &mut t);
         assert_eq!(t.score.as_deref(), Some("#2"));
-        note_info("info depth 6 score 12 pv a0a1", Dialect::Ucci, &mut t);
+        note_info("info depth 6 score 12 pv a0a1", &mut t);
         assert_eq!(t.score.as_deref(), Some("+0.12"));
-        note_info("info string score cp 99", Dialect::Uci, &mut t);
-        assert_eq!(t.score.as_deref(), Some("+0.12"));
+        // Fairy-Stockfish's UCCI: `score mate M` as in UCI.
+        note_info(
+            "info depth 7 seldepth 4 score mate 2 nodes 39 pv d0e0",
+            &mut t,
+        );
+        assert_eq!(t.score.as_deref(), Some("#2"));
+        note_info("info string score cp 99", &mut t);
+        assert_eq!(t.score.as_deref(), Some("#2"));
     }
 }
