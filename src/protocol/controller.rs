@@ -317,8 +317,10 @@ impl Controller {
             return true;
         };
         if !r.tables {
-            self.lag
-                .answered(r.signals.answered_ms(), r.signals.ran_ms());
+            // A ponder search may have waited for `ponderhit` with its work done: its time on
+            // the wall says nothing of the machine.
+            let ran = r.signals.ran_ms().filter(|_| !r.signals.pondered());
+            self.lag.answered(r.signals.answered_ms(), ran);
         }
         let (searcher, panicked) = match r.handle.join() {
             Ok(s) => (s, false),

@@ -76,9 +76,12 @@ impl LagMeter {
 
     /// The search's answer was written `spent` ms after its clock started (`None`: not on
     /// the clock), and its thread `ran` so many ms of processor time in so many on the wall
-    /// (`None`: not known here). Anything else that ran since the last `go` ends the pairing.
+    /// (`None`: not known here, or not to be learnt from). Only a clocked search teaches the
+    /// share of a core: an analysis may wait for `stop` with its work done. Anything else that
+    /// ran since the last `go` ends the pairing.
     pub fn answered(&mut self, spent: Option<f64>, ran: Option<(f64, f64)>) {
-        if let Some((cpu, wall)) = ran {
+        let clocked = matches!(&self.last, Some(m) if m.spent.is_none());
+        if let (true, Some((cpu, wall))) = (clocked, ran) {
             self.share.add(cpu, wall);
             log::debug!(
                 "core share {cpu:.1} of {wall:.1} ms: {}% taken lately",
@@ -143,9 +146,13 @@ mod tests {
     fn the_share_of_a_core_outlives_the_game() {
         let mut m = LagMeter::default();
         for _ in 0..4 {
-            play(&mut m, &game(&[]), 1000, Some(20.0));
-            m.answered(None, Some((10.0, 20.0)));
+            m.go(&game(&[]), clock(1000));
+            m.started(game(&[]).position(), clock(1000).unwrap(), 100);
+            m.answered(Some(20.0), Some((10.0, 20.0)));
         }
+        assert_eq!(m.go(&game(&[]), clock(1000)).taken, 50);
+        // An analysis that waited for `stop` (no clocked search pending) teaches nothing.
+        m.answered(None, Some((1.0, 5000.0)));
         assert_eq!(m.go(&game(&[]), clock(1000)).taken, 50);
         m.new_game();
         assert_eq!(m.go(&game(&[]), clock(1000)).taken, 50);

@@ -114,6 +114,11 @@ impl Signals {
         self.pondering.load(Ordering::Acquire)
     }
 
+    /// Whether the search began as a ponder search.
+    pub fn pondered(&self) -> bool {
+        self.pondered
+    }
+
     /// Milliseconds after the start at which `ponderhit` came, if this was a ponder search
     /// and it came.
     pub fn ponderhit_ms(&self) -> Option<u64> {
