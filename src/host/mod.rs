@@ -3,8 +3,9 @@
 //! thread has had (`thread_cpu_time`).
 //!
 //! Natively these are the standard library's, but for threads that wait for the next work
-//! rather than end (`pool`): `poll` does nothing and compiles away, `pause` sleeps. In a browser (`wasm32-unknown-unknown`, see `crate::web`) the standard library has no
-//! clock and no threads: the clock is the page's `performance.now()`, work handed to `spawn`
+//! rather than end (`pool`): `poll` does nothing and compiles away, `pause` sleeps. In a
+//! browser (`wasm32-unknown-unknown`, see `crate::web`) the standard library has no clock and
+//! no threads: the clock is the page's `performance.now()`, work handed to `spawn`
 //! runs when the line that started it has been handled (one piece of work at a time, as the
 //! worker's loop takes it), and `poll` lets that loop read the lines that arrived meanwhile
 //! (`stop` among them), so a search in a browser hears `stop` within its polling interval.

@@ -60,7 +60,10 @@ impl LagMeter {
                 self.estimate.add(x);
             }
         }
-        self.estimate.lag(&self.share)
+        Lag {
+            taken: self.share.taken(),
+            ..self.estimate.lag()
+        }
     }
 
     /// The search of the `go` just seen started from `root` with `clock` and the hard limit

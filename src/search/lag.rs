@@ -59,13 +59,13 @@ impl LagEstimate {
         self.peak = (self.peak * DECAY).max(x);
     }
 
-    /// The lag to allow for, rounded to the millisecond (a fraction is the clocks' rounding),
-    /// on a machine whose `share` is as measured.
-    pub fn lag(&self, share: &CoreShare) -> Lag {
+    /// The lag to allow for, rounded to the millisecond (a fraction is the clocks' rounding);
+    /// the machine's share of a core is the meter's to add (`taken` 0 here).
+    pub fn lag(&self) -> Lag {
         Lag {
             typical: self.typical.round() as u64,
             peak: self.peak.round() as u64,
-            taken: share.taken(),
+            taken: 0,
         }
     }
 }
@@ -80,7 +80,7 @@ pub struct CoreShare {
 }
 
 /// How much of the sums is left after one more search (about the last four count).
-pub const SHARE_DECAY: f64 = 0.75;
+const SHARE_DECAY: f64 = 0.75;
 /// Milliseconds on the wall below which a search says nothing (a tick of the scheduler is
 /// most of it).
 const SHARE_MIN_WALL: f64 = 2.0;
@@ -129,12 +129,12 @@ mod tests {
     #[test]
     fn a_quiet_machine_learns_no_lag() {
         let mut e = LagEstimate::default();
-        assert_eq!(e.lag(&CoreShare::default()), Lag::default());
+        assert_eq!(e.lag(), Lag::default());
         // Charged what the engine took, give or take the clocks' rounding.
         for (before, now, spent) in [(1000, 990, 20.3), (990, 975, 24.6), (975, 960, 26.0)] {
             e.add(sample(before, 10, now, spent, 50).unwrap());
         }
-        assert_eq!(e.lag(&CoreShare::default()), Lag::default(), "{e:?}");
+        assert_eq!(e.lag(), Lag::default(), "{e:?}");
     }
 
     #[test]
@@ -154,21 +154,21 @@ mod tests {
     fn a_stall_is_kept_in_mind_and_forgotten_slowly() {
         let mut e = LagEstimate::default();
         e.add(60.0);
-        let first = e.lag(&CoreShare::default());
+        let first = e.lag();
         assert_eq!(first.peak, 60);
         assert!(first.typical >= 7 && first.typical <= 8, "{first:?}");
         for _ in 0..10 {
             e.add(0.0);
         }
-        let later = e.lag(&CoreShare::default());
+        let later = e.lag();
         assert!(later.peak < 60 && later.peak >= 45, "{later:?}");
         assert!(later.typical < first.typical, "{later:?}");
         // A larger stall takes over at once; negative samples count as none.
         e.add(90.0);
-        assert_eq!(e.lag(&CoreShare::default()).peak, 90);
-        let before = e.lag(&CoreShare::default());
+        assert_eq!(e.lag().peak, 90);
+        let before = e.lag();
         e.add(-5.0);
-        assert!(e.lag(&CoreShare::default()).typical <= before.typical);
+        assert!(e.lag().typical <= before.typical);
     }
 
     #[test]
