@@ -213,6 +213,36 @@ fn plain_repetition_is_a_draw() {
 }
 
 #[test]
+fn a_repeat_in_the_search_is_judged_from_the_first_occurrence() {
+    // From a game lost by this once: Red, a rook up, shuffles f4f3 f3f4 while Black shuffles
+    // the horse, so f3f4 makes the second occurrence. Black then checks with c0c1 and c1c0
+    // (the general's replies are forced) to reach the third. Over the last loop alone Black
+    // checked every move, but the referee judges from the first occurrence, where Black's horse
+    // moves were no checks: a draw, not Black's perpetual check.
+    let start: Position = "3a1kb2/9/3ab4/2cN5/1R6p/2Nn1CP2/8P/5A3/4K4/2r2A3 b - - 0 53"
+        .parse()
+        .expect("valid");
+    let game = Game::from_moves(start, &["d4e6", "f4f3", "e6d4"]).expect("legal");
+    let repeat = game.position().parse_move("f3f4").expect("legal");
+    let r = search(
+        &game,
+        Limits {
+            depth: Some(7),
+            root_moves: vec![repeat],
+            ..Default::default()
+        },
+    );
+    assert_eq!(r.score, Score::DRAW, "Black's checks draw");
+    // The referee agrees: the line played out is a threefold repetition.
+    let mut done = game.clone();
+    for m in ["f3f4", "c0c1", "e1e0", "c1c0", "e0e1"] {
+        let m = done.position().parse_move(m).expect("legal");
+        done.play(m).expect("legal");
+    }
+    assert_eq!(done.outcome(400), Some(Outcome::Draw(Reason::Repetition)));
+}
+
+#[test]
 fn sixty_move_rule_draws() {
     let fen = |clock: u32| format!("5k3/9/9/9/9/9/9/9/9/R2K5 w - - {clock} 80");
     let drawn = search(&Game::new(fen(119).parse().expect("valid")), depth(6));

@@ -303,35 +303,46 @@ impl Searcher {
     /// The rule verdict for the node at `ply` (position `pos`), if a repetition ends it;
     /// `Err(())` when the position occurred before in the window without a verdict yet (its
     /// hash entry may come from a path without that history, so it must not cut the search
-    /// short). Perpetual check outranks perpetual chase; the chase is judged only when a cycle
-    /// is found and nobody checked throughout, by replaying the cycle's moves.
+    /// short). A repeat inside the search ends the line; so does a third occurrence through
+    /// the game's history. Either way the cycle judged is the one the referee judges: from
+    /// the earlier of the last two occurrences, so a repeat inside the search whose position
+    /// also stood before it is judged over both loops (a side that checks only in the second
+    /// loop has not checked perpetually).
     fn repetition(&self, pos: &Position, ply: usize) -> Result<Option<Score>, ()> {
         let idx = self.root + ply;
         let here = &self.stack[idx];
         let window = (here.window as usize).min(idx);
-        let mut seen = false;
+        let mut nearest = None;
         let mut i = 4;
         while i <= window {
             if self.stack[idx - i].key == here.key {
-                if i < ply || seen {
-                    // Side to move in check at each of its turns: the opponent checked throughout.
-                    let they = (0..i).step_by(2).all(|j| self.stack[idx - j].in_check);
-                    let we = (1..i).step_by(2).all(|j| self.stack[idx - j].in_check);
-                    return Ok(Some(match (they, we) {
-                        (true, false) => Score::ban_win(ply as i32),
-                        (false, true) => Score::ban_loss(ply as i32),
-                        (true, true) => Score::DRAW,
-                        (false, false) => self.chase_verdict(pos, ply, i),
-                    }));
+                if nearest.is_some() {
+                    return Ok(Some(self.cycle_verdict(pos, ply, i)));
                 }
-                seen = true;
+                nearest = Some(i);
             }
             i += 2;
         }
-        if seen {
-            Err(())
-        } else {
-            Ok(None)
+        match nearest {
+            Some(i) if i < ply => Ok(Some(self.cycle_verdict(pos, ply, i))),
+            Some(_) => Err(()),
+            None => Ok(None),
+        }
+    }
+
+    /// The verdict of the cycle of the last `len` plies before the node at `ply`. Perpetual
+    /// check outranks perpetual chase; the chase is judged only when nobody checked
+    /// throughout, by replaying the cycle's moves.
+    fn cycle_verdict(&self, pos: &Position, ply: usize, len: usize) -> Score {
+        let idx = self.root + ply;
+        // Side to move in check at each of its turns: the opponent checked throughout.
+        let they = (0..len).step_by(2).all(|j| self.stack[idx - j].in_check);
+        let we = (1..len).step_by(2).all(|j| self.stack[idx - j].in_check);
+        match (they, we) {
+            (true, false) => Score::ban_win(ply as i32),
+            (false, true) => Score::ban_loss(ply as i32),
+            (true, true) => Score::DRAW,
+            (false, false) => self.chase_verdict(pos, ply, len),
         }
     }
 
