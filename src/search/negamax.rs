@@ -10,7 +10,7 @@ use super::ordering::{cont_index, is_capture, is_refutation, Context, Picker};
 use super::tt::{Bound, Hit};
 use super::Searcher;
 use crate::board::attacks::KING_STEPS;
-use crate::board::chase::{attacks, attacks_of, perpetual_chasers, unwind};
+use crate::board::chase::{attacks, attacks_of, perpetual_chasers, unwind, verdict, Verdict};
 use crate::board::rules::{bare_material, MOVE_LIMIT_PLIES};
 use crate::board::{Move, PieceKind, Position};
 use crate::eval::classical::evaluate;
@@ -330,42 +330,41 @@ impl Searcher {
         }
     }
 
-    /// The verdict of the cycle of the last `len` plies before the node at `ply`. Perpetual
-    /// check outranks perpetual chase; the chase is judged only when nobody checked
-    /// throughout, by replaying the cycle's moves.
+    /// The verdict of the cycle of the last `len` plies before the node at `ply`, by the
+    /// referee's own precedence (`chase::verdict`: perpetual check before perpetual chase),
+    /// as a rule win or loss for the side to move. The chase is worked out only when nobody
+    /// checked throughout, by replaying the cycle's moves.
     fn cycle_verdict(&self, pos: &Position, ply: usize, len: usize) -> Score {
         let idx = self.root + ply;
-        // Side to move in check at each of its turns: the opponent checked throughout.
+        let us = pos.side_to_move();
+        // The side to move in check at each of its turns: the opponent checked throughout.
         let they = (0..len).step_by(2).all(|j| self.stack[idx - j].in_check);
         let we = (1..len).step_by(2).all(|j| self.stack[idx - j].in_check);
-        match (they, we) {
-            (true, false) => Score::ban_win(ply as i32),
-            (false, true) => Score::ban_loss(ply as i32),
-            (true, true) => Score::DRAW,
-            (false, false) => self.chase_verdict(pos, ply, len),
+        let mut checker = [false; 2];
+        checker[us.index()] = we;
+        checker[(!us).index()] = they;
+        let loser = match verdict(checker, || self.chasers(pos, idx, len)) {
+            Verdict::Draw => return Score::DRAW,
+            Verdict::PerpetualCheck(c) | Verdict::PerpetualChase(c) => c,
+        };
+        if loser == us {
+            Score::ban_loss(ply as i32)
+        } else {
+            Score::ban_win(ply as i32)
         }
     }
 
-    /// The chase verdict of the cycle of the last `len` plies before the node at `ply`: a rule
-    /// win if only the opponent chased one same piece with every move, a loss if only the side
-    /// to move did, else a draw.
+    /// Who chased one same piece with every move of the last `len` plies before the frame at
+    /// `idx` (nobody, when a move of the cycle is not known).
     #[cold]
-    fn chase_verdict(&self, pos: &Position, ply: usize, len: usize) -> Score {
-        let idx = self.root + ply;
+    fn chasers(&self, pos: &Position, idx: usize, len: usize) -> [bool; 2] {
         let moves: Option<Vec<Move>> = self.stack[idx - len..idx]
             .iter()
             .map(|f| f.moved.map(|(_, m)| m))
             .collect();
-        let Some(moves) = moves else {
-            return Score::DRAW;
-        };
-        let chasers = perpetual_chasers(&unwind(pos, &moves), &moves);
-        let us = pos.side_to_move().index();
-        match (chasers[us], chasers[1 - us]) {
-            (false, true) => Score::ban_win(ply as i32),
-            (true, false) => Score::ban_loss(ply as i32),
-            _ => Score::DRAW,
-        }
+        moves.map_or([false; 2], |moves| {
+            perpetual_chasers(&unwind(pos, &moves), &moves)
+        })
     }
 
     /// Alpha-beta search of a non-root node, in numbered steps: (1) entry (check extension,
