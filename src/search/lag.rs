@@ -88,12 +88,20 @@ const SHARE_MIN_WALL: f64 = 2.0;
 const SHARE_KNOWN: f64 = 20.0;
 
 impl CoreShare {
-    /// A search ran `wall` ms and its thread had `cpu` ms of a core.
+    /// A search ran `wall` ms and its thread had `cpu` ms of a core. A search too short to
+    /// say anything still ages what was learnt: the reserve a busy verdict keeps back makes
+    /// the searches that follow that short, and a verdict that only longer searches could
+    /// overturn would hold for the rest of the game on a machine that was busy for a moment.
     pub fn add(&mut self, cpu: f64, wall: f64) {
-        if wall < SHARE_MIN_WALL || cpu.is_nan() || cpu < 0.0 {
+        if cpu.is_nan() || cpu < 0.0 {
             return;
         }
-        self.cpu = self.cpu * SHARE_DECAY + cpu.min(wall);
+        let (cpu, wall) = if wall < SHARE_MIN_WALL {
+            (0.0, 0.0)
+        } else {
+            (cpu.min(wall), wall)
+        };
+        self.cpu = self.cpu * SHARE_DECAY + cpu;
         self.wall = self.wall * SHARE_DECAY + wall;
     }
 
@@ -180,9 +188,11 @@ mod tests {
         assert_eq!(s.taken(), 0);
         s.add(10.0, 20.0);
         assert_eq!(s.taken(), 50);
-        // Searches shorter than a tick, or with a broken clock, count for nothing.
-        s.add(0.0, 1.0);
+        // A broken clock counts for nothing; a search shorter than a tick says nothing of
+        // the share, but ages the sums.
         s.add(f64::NAN, 30.0);
+        assert_eq!(s.taken(), 50);
+        s.add(0.0, 1.0);
         assert_eq!(s.taken(), 50);
         // A quiet machine wins it back within a few searches; more than the wall is the wall.
         for _ in 0..12 {
@@ -194,5 +204,26 @@ mod tests {
             s.add(20.0, 30.0);
         }
         assert!(s.taken() >= 25, "{s:?}");
+    }
+
+    #[test]
+    fn a_busy_verdict_fades_over_searches_too_short_to_measure() {
+        // A moment's stall on a quiet machine: a fifth of a core taken over a few searches.
+        let mut s = CoreShare::default();
+        for (cpu, wall) in [(17.8, 21.4), (9.0, 10.5)] {
+            s.add(cpu, wall);
+        }
+        assert!(s.taken() > 15, "{s:?}");
+        // The busy reserve then leaves the clock 1 ms searches, which tell nothing of the
+        // machine: the verdict must not outlive them.
+        for _ in 0..3 {
+            s.add(1.0, 1.1);
+        }
+        assert_eq!(s.taken(), 0, "{s:?}");
+        // A machine that is really busy says so again within a few searches of any length.
+        for _ in 0..3 {
+            s.add(6.0, 10.0);
+        }
+        assert!(s.taken() >= 30, "{s:?}");
     }
 }
