@@ -208,7 +208,7 @@ mod tests {
 
     #[test]
     fn a_busy_verdict_fades_over_searches_too_short_to_measure() {
-        // A moment's stall on a quiet machine: a fifth of a core taken over a few searches.
+        // A moment's stall on a quiet machine: a sixth of a core taken over two searches.
         let mut s = CoreShare::default();
         for (cpu, wall) in [(17.8, 21.4), (9.0, 10.5)] {
             s.add(cpu, wall);
