@@ -70,9 +70,13 @@ pub struct SpsaArgs {
     /// A start value other than today's, NAME=VALUE (repeatable; to resume a run).
     #[arg(long)]
     pub start: Vec<String>,
-    /// Game pairs to play.
+    /// Game pairs to play (the whole schedule, counting any taken up with --resume).
     #[arg(long, default_value_t = 2000)]
     pub pairs: usize,
+    /// Pairs an earlier run of the same --pairs already played: its schedule goes on from
+    /// there (give its last printed numbers with --start).
+    #[arg(long, default_value_t = 0)]
+    pub resume: usize,
     /// Pairs played at once.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -85,9 +89,10 @@ pub struct SpsaArgs {
     /// Print every number after this many pairs (0: only at the end).
     #[arg(long, default_value_t = 100)]
     pub report: usize,
-    /// An outside opponent's command line: each side plays it instead of the other side.
+    /// An outside opponent's command line: each side plays it instead of the other side
+    /// (repeatable: the steps take the opponents in turn; they share the settings below).
     #[arg(long)]
-    pub opponent: Option<String>,
+    pub opponent: Vec<String>,
     /// The opponent's working directory.
     #[arg(long)]
     pub opponent_dir: Option<String>,
@@ -133,22 +138,37 @@ impl SpsaArgs {
             name: None,
         };
         let control = TimeControl::parse_tc(&self.tc).map_err(MatchError::from)?;
-        let opponent = match &self.opponent {
-            Some(command) => Some((
-                EngineSpec {
-                    command: command.clone(),
-                    dir: self.opponent_dir.clone(),
-                    dialect: parse_dialect(&self.opponent_dialect)?,
-                    options: parse_options(&self.opponent_option)?,
-                    name: None,
-                },
-                match (self.opponent_depth, &self.opponent_tc) {
+        if self.pairs == 0 || self.resume >= self.pairs {
+            return Err(Failure::input(format!(
+                "--pairs must be at least 1 and above --resume ({} and {})",
+                self.pairs, self.resume
+            )));
+        }
+        let opponent = if self.opponent.is_empty() {
+            None
+        } else {
+            let (dialect, options) = (
+                parse_dialect(&self.opponent_dialect)?,
+                parse_options(&self.opponent_option)?,
+            );
+            Some(spsa::Opponents {
+                engines: self
+                    .opponent
+                    .iter()
+                    .map(|command| EngineSpec {
+                        command: command.clone(),
+                        dir: self.opponent_dir.clone(),
+                        dialect,
+                        options: options.clone(),
+                        name: None,
+                    })
+                    .collect(),
+                control: match (self.opponent_depth, &self.opponent_tc) {
                     (Some(d), _) => TimeControl::Depth(d.max(1)),
                     (None, Some(tc)) => TimeControl::parse_tc(tc).map_err(MatchError::from)?,
                     (None, None) => control,
                 },
-            )),
-            None => None,
+            })
         };
         Ok(spsa::Config {
             opponent,
@@ -158,6 +178,7 @@ impl SpsaArgs {
             names: self.param.clone(),
             start,
             pairs: self.pairs,
+            resume: self.resume,
             concurrency: self.concurrency,
             rate: self.rate,
             seed: self.seed,
@@ -181,7 +202,7 @@ mod tests {
         let mut v = vec!["spsa", "--tc", "0.333+0.0033", "--opponent", "eleeye"];
         v.extend_from_slice(words);
         let args = Cli::try_parse_from(v).ok()?.s;
-        args.config().ok()?.opponent.map(|(_, control)| control)
+        args.config().ok()?.opponent.map(|o| o.control)
     }
 
     #[test]
@@ -201,5 +222,48 @@ mod tests {
             None
         );
         assert_eq!(opponent_control(&["--opponent-tc", "1+x"]), None);
+    }
+
+    fn config(words: &[&str]) -> Result<spsa::Config, Failure> {
+        let v = ["spsa"].iter().chain(words).copied();
+        Cli::try_parse_from(v).unwrap().s.config()
+    }
+
+    #[test]
+    fn several_opponents_share_their_settings_and_a_run_is_taken_up_inside_its_schedule() {
+        let words = [
+            "--opponent",
+            "eleeye",
+            "--opponent",
+            "stockfish",
+            "--opponent-dir",
+            "peers",
+            "--opponent-dialect",
+            "ucci",
+            "--opponent-option",
+            "usebook=false",
+        ];
+        let c = config(&words).unwrap();
+        let o = c.opponent.unwrap();
+        let commands: Vec<&str> = o.engines.iter().map(|e| e.command.as_str()).collect();
+        assert_eq!(commands, ["eleeye", "stockfish"]);
+        for e in &o.engines {
+            assert_eq!(e.dir.as_deref(), Some("peers"));
+            assert_eq!(e.dialect, Some(Dialect::Ucci));
+            assert_eq!(e.options, [("usebook".to_string(), "false".to_string())]);
+        }
+        assert_eq!(c.resume, 0);
+        assert_eq!(
+            config(&["--pairs", "300", "--resume", "120"])
+                .unwrap()
+                .resume,
+            120
+        );
+        for bad in [
+            &["--pairs", "0"][..],
+            &["--pairs", "100", "--resume", "100"],
+        ] {
+            assert!(config(bad).is_err(), "{bad:?}");
+        }
     }
 }

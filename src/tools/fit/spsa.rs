@@ -6,13 +6,18 @@
 //! `θ − c_k·Δ`, and moves `θ` along `Δ` in proportion to the pair's result. With an outside
 //! opponent, each side instead plays the opening twice against it, and the result is the plus
 //! side's points minus the minus side's: the tuning then looks outside self-play, whose
-//! opponent shares every blind spot of the side it tunes. The gains follow
+//! opponent shares every blind spot of the side it tunes. With several opponents the steps
+//! take them in turn, so the numbers move towards what scores against all of them. The gains follow
 //! fishtest's schedule: `c_k = c·(N/(k+1))^γ` ends at each number's `step` from the table,
 //! `a_k = r·c²·((A+N)/(A+k+1))^α` ends at `r·c²`, with `A = N/10`, `α = 0.602`, `γ = 0.101`.
 //!
 //! The engines are processes (this program by default) told the numbers with `setoption`, the
 //! hidden options of the engine, so the tuner measures exactly what a match would. Workers
 //! (`concurrency`) play pairs at once and update the shared `θ` as their pairs end.
+//!
+//! A run outlives one sitting: `resume` takes the schedule up at the step where a stopped run
+//! left off (its last printed `θ` given as the start values), so a tuning of thousands of steps
+//! can be played a few hundred steps at a time, on any machine, from what the record keeps.
 
 use super::super::matches::engine::{Engine, EngineError};
 use super::super::matches::{game, EngineSpec, MatchError, Opening, Setup, TimeControl};
@@ -57,10 +62,22 @@ pub struct Config {
     pub seed: u64,
     /// Print every number after this many pairs.
     pub report: usize,
-    /// An outside opponent and its limit: each side then plays the opening twice against it
-    /// (colours swapped) instead of against the other side, and the step's result is the
-    /// plus side's points minus the minus side's.
-    pub opponent: Option<(EngineSpec, TimeControl)>,
+    /// Outside opponents and their limit: each side then plays the opening twice against the
+    /// step's opponent (colours swapped) instead of against the other side, and the step's
+    /// result is the plus side's points minus the minus side's.
+    pub opponent: Option<Opponents>,
+    /// Steps an earlier run of the same schedule (`pairs`) already applied: the schedule goes
+    /// on from there (0: a new run).
+    pub resume: usize,
+}
+
+/// The outside opponents of a tuning run: step `k` plays `engines[k % engines.len()]`.
+#[derive(Debug, Clone)]
+pub struct Opponents {
+    /// Their engines (never empty).
+    pub engines: Vec<EngineSpec>,
+    /// Their limit per move.
+    pub control: TimeControl,
 }
 
 /// One tuned number: where it stands and its table row.
@@ -105,13 +122,15 @@ const GAMMA: f64 = 0.101;
 
 impl Spsa {
     /// The state for tuning `names` (every number if empty) from today's defaults overridden
-    /// by `start`, over `pairs` steps at end rate `rate`.
+    /// by `start`, over `pairs` steps at end rate `rate`, `resume` of them already applied
+    /// (the signs are then drawn afresh from the seed and `resume`).
     pub fn new(
         names: &[String],
         start: &[(String, f64)],
         pairs: usize,
         rate: f64,
         seed: u64,
+        resume: usize,
     ) -> Result<Spsa, ParamError> {
         let specs: Vec<&'static Spec> = if names.is_empty() {
             Params::table().collect()
@@ -132,12 +151,13 @@ impl Spsa {
                 value: params.get(spec.name).unwrap_or(spec.default),
             })
             .collect();
+        let stream = (resume as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         Ok(Spsa {
             tuned,
-            k: 0,
+            k: resume,
             pairs: pairs.max(1),
             rate,
-            rng: StdRng::seed_from_u64(seed),
+            rng: StdRng::seed_from_u64(seed ^ stream),
         })
     }
 
@@ -272,6 +292,7 @@ pub fn run(mut config: Config) -> Result<Spsa, SpsaError> {
         config.pairs,
         config.rate,
         config.seed,
+        config.resume,
     )?;
     // Start values of numbers not tuned hold for both sides.
     for (name, v) in &config.start {
@@ -299,16 +320,21 @@ pub fn run(mut config: Config) -> Result<Spsa, SpsaError> {
         }
     }
     eprintln!(
-        "spsa: {} numbers, {} pairs at {}, r = {}",
+        "spsa: {} numbers, {} pairs at {}, r = {}{}",
         spsa.tuned.len(),
         config.pairs,
         config.control,
-        config.rate
+        config.rate,
+        match config.resume {
+            0 => String::new(),
+            k => format!(", taken up after pair {k}"),
+        }
     );
     let state = Arc::new(Mutex::new((spsa, Totals::default())));
     let config = Arc::new(config);
     let stop = Arc::new(AtomicBool::new(false));
-    let workers = config.concurrency.clamp(1, 64).min(config.pairs.max(1));
+    let left = config.pairs.saturating_sub(config.resume).max(1);
+    let workers = config.concurrency.clamp(1, 64).min(left);
     let handles: Vec<_> = (0..workers)
         .map(|_| {
             let (state, config, stop) = (Arc::clone(&state), Arc::clone(&config), stop.clone());
@@ -329,28 +355,28 @@ pub fn run(mut config: Config) -> Result<Spsa, SpsaError> {
     Ok(spsa)
 }
 
-/// A worker's engines: the two sides, and the opponent when there is one.
+/// A worker's engines: the two sides, and one per outside opponent.
 #[derive(Default)]
 struct Seats {
     sides: [Option<Engine>; 2],
-    opponent: Option<Engine>,
+    opponents: Vec<Option<Engine>>,
 }
 
 impl Seats {
     fn quit(self) {
-        for e in self.sides.into_iter().chain([self.opponent]).flatten() {
+        for e in self.sides.into_iter().chain(self.opponents).flatten() {
             e.quit();
         }
     }
 }
 
-/// Plays one step's games: the opening twice, colours swapped, between the two sides, or each
-/// side twice against the opponent. The two sides' points (`None`: stopped).
+/// Plays step `k`'s games: the opening twice, colours swapped, between the two sides, or each
+/// side twice against the step's opponent. The two sides' points (`None`: stopped).
 fn play_step(
     config: &Config,
     seats: &mut Seats,
     specs: [EngineSpec; 2],
-    opening: usize,
+    (k, opening): (usize, usize),
     stop: &AtomicBool,
 ) -> Option<[f64; 2]> {
     let opening = vec![config.openings[opening].clone()];
@@ -367,18 +393,22 @@ fn play_step(
                 points[1] += 1.0 - f.score;
             }
         }
-        Some((opponent, control)) => {
+        Some(opponents) => {
+            let which = k % opponents.engines.len();
+            seats
+                .opponents
+                .resize_with(opponents.engines.len(), || None);
             for (side, spec) in specs.into_iter().enumerate() {
                 let setup = Setup::new(
-                    [spec, opponent.clone()],
-                    [config.control, *control],
+                    [spec, opponents.engines[which].clone()],
+                    [config.control, opponents.control],
                     opening.clone(),
                 );
-                let mut pair = [seats.sides[side].take(), seats.opponent.take()];
+                let mut pair = [seats.sides[side].take(), seats.opponents[which].take()];
                 let played: Option<f64> = (0..2)
                     .map(|index| game::play(&setup, index, &mut pair, stop).map(|f| f.score))
                     .sum();
-                [seats.sides[side], seats.opponent] = pair;
+                [seats.sides[side], seats.opponents[which]] = pair;
                 points[side] = played?;
             }
         }
@@ -407,7 +437,7 @@ fn worker(state: &Mutex<(Spsa, Totals)>, config: &Config, stop: &AtomicBool) {
             side_spec(&config.engine, "plus", &plus),
             side_spec(&config.engine, "minus", &minus),
         ];
-        let Some([p, m]) = play_step(config, &mut seats, specs, opening, stop) else {
+        let Some([p, m]) = play_step(config, &mut seats, specs, (trial.k, opening), stop) else {
             break;
         };
         let Ok(mut g) = state.lock() else { break };
@@ -417,16 +447,17 @@ fn worker(state: &Mutex<(Spsa, Totals)>, config: &Config, stop: &AtomicBool) {
         totals.points[0] += p;
         totals.points[1] += m;
         let per_side = 2.0 * totals.pairs as f64;
+        let applied = config.resume + totals.pairs;
         eprintln!(
             "pair {} ({} of {}): plus {p}/2 minus {m}/2 | plus {:.1}% minus {:.1}%",
             trial.k + 1,
-            totals.pairs,
+            applied,
             spsa.pairs,
             100.0 * totals.points[0] / per_side,
             100.0 * totals.points[1] / per_side,
         );
         if config.report > 0 && totals.pairs % config.report == 0 {
-            eprintln!("theta after {} pairs: {}", totals.pairs, spsa.words(""));
+            eprintln!("theta after {applied} pairs: {}", spsa.words(""));
         }
     }
     seats.quit();
@@ -442,7 +473,7 @@ mod tests {
 
     #[test]
     fn the_schedule_ends_at_the_table_step_and_rate() {
-        let mut s = Spsa::new(&names(&["rfp_margin", "lmr_div"]), &[], 100, 0.002, 1).unwrap();
+        let mut s = Spsa::new(&names(&["rfp_margin", "lmr_div"]), &[], 100, 0.002, 1, 0).unwrap();
         let first = s.trial();
         let mut last = first.clone();
         for _ in 1..100 {
@@ -457,8 +488,29 @@ mod tests {
     }
 
     #[test]
+    fn a_run_taken_up_goes_on_with_the_schedule_and_fresh_signs() {
+        let tuned = names(&["rfp_margin", "lmr_div", "qs_delta", "fut_margin"]);
+        let mut whole = Spsa::new(&tuned, &[], 100, 0.002, 5, 0).unwrap();
+        let early: Vec<Trial> = (0..40).map(|_| whole.trial()).collect();
+        let at_40 = whole.trial();
+        let start = [("rfp_margin".to_string(), 90.0)];
+        let mut resumed = Spsa::new(&tuned, &start, 100, 0.002, 5, 40).unwrap();
+        assert_eq!(resumed.tuned[0].value, 90.0);
+        let first = resumed.trial();
+        assert_eq!(first.k, 40);
+        assert_eq!(first.sizes, at_40.sizes);
+        assert_eq!(first.gains, at_40.gains);
+        // Fresh signs: a resumed run must not replay the first steps' perturbations.
+        let later: Vec<Vec<f64>> = std::iter::once(first.signs)
+            .chain((1..20).map(|_| resumed.trial().signs))
+            .collect();
+        let replay: Vec<Vec<f64>> = early[..20].iter().map(|t| t.signs.clone()).collect();
+        assert_ne!(later, replay);
+    }
+
+    #[test]
     fn a_won_pair_moves_theta_toward_the_plus_side() {
-        let mut s = Spsa::new(&names(&["rfp_margin", "lmr_div"]), &[], 10, 0.01, 7).unwrap();
+        let mut s = Spsa::new(&names(&["rfp_margin", "lmr_div"]), &[], 10, 0.01, 7, 0).unwrap();
         let before: Vec<f64> = s.tuned.iter().map(|p| p.value).collect();
         let t = s.trial();
         let [plus, minus] = s.sides(&t);
@@ -477,7 +529,7 @@ mod tests {
     #[test]
     fn values_stay_in_range_and_bad_names_are_refused() {
         let start = vec![("nmp_base".to_string(), 6.0)];
-        let mut s = Spsa::new(&names(&["nmp_base"]), &start, 10, 1.0, 3).unwrap();
+        let mut s = Spsa::new(&names(&["nmp_base"]), &start, 10, 1.0, 3, 0).unwrap();
         for _ in 0..10 {
             let t = s.trial();
             for side in s.sides(&t) {
@@ -486,11 +538,11 @@ mod tests {
             s.update(&t, 2.0);
             assert!((1.0..=6.0).contains(&s.tuned[0].value));
         }
-        assert!(Spsa::new(&names(&["nope"]), &[], 10, 0.002, 1).is_err());
+        assert!(Spsa::new(&names(&["nope"]), &[], 10, 0.002, 1, 0).is_err());
         let bad = vec![("nmp_base".to_string(), 60.0)];
-        assert!(Spsa::new(&[], &bad, 10, 0.002, 1).is_err());
+        assert!(Spsa::new(&[], &bad, 10, 0.002, 1, 0).is_err());
         assert_eq!(
-            Spsa::new(&[], &[], 10, 0.002, 1).unwrap().tuned.len(),
+            Spsa::new(&[], &[], 10, 0.002, 1, 0).unwrap().tuned.len(),
             Params::table().count()
         );
     }
