@@ -305,6 +305,14 @@ pub fn run(mut config: Config) -> Result<Spsa, SpsaError> {
             }
         }
     }
+    // No opponent listed is self-play (a step must never pick among none).
+    if config
+        .opponent
+        .as_ref()
+        .is_some_and(|o| o.engines.is_empty())
+    {
+        config.opponent = None;
+    }
     if config.openings.is_empty() {
         return Err(MatchError::Openings(super::super::openings::OpeningsError::Empty).into());
     }
