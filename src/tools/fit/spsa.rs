@@ -144,11 +144,19 @@ impl Spsa {
         for (name, v) in start {
             params.set(name, *v)?;
         }
+        // A tuned number starts where `start` says, fraction and all (a run taken up goes on
+        // from the unrounded θ its report printed); `Params` would round a whole number.
         let tuned = specs
             .into_iter()
             .map(|spec| Tuned {
                 spec,
-                value: params.get(spec.name).unwrap_or(spec.default),
+                value: start
+                    .iter()
+                    .rev()
+                    .find(|(n, _)| n.as_str() == spec.name)
+                    .map(|(_, v)| *v)
+                    .or_else(|| params.get(spec.name))
+                    .unwrap_or(spec.default),
             })
             .collect();
         let stream = (resume as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -217,12 +225,25 @@ impl Spsa {
             .collect()
     }
 
-    /// The current `θ` as `NAME=VALUE` words, each after `prefix`.
+    /// The current `θ` as `NAME=VALUE` words, each after `prefix`: the engine options, whole
+    /// numbers rounded.
     pub fn words(&self, prefix: &str) -> String {
         let words: Vec<String> = self
             .options()
             .iter()
             .map(|(n, v)| format!("{prefix}{n}={v}"))
+            .collect();
+        words.join(" ")
+    }
+
+    /// The current `θ` as `NAME=VALUE` words, unrounded: what `--start` takes to resume a run.
+    /// Rounded at every stretch, a whole number whose step is 1 (`lmp_base`) would lose up to
+    /// half a step each time, and a drift smaller than that would never show.
+    pub fn state(&self) -> String {
+        let words: Vec<String> = self
+            .tuned
+            .iter()
+            .map(|p| format!("{}={}", p.spec.name, exact_text(p.value)))
             .collect();
         words.join(" ")
     }
@@ -240,6 +261,12 @@ fn value_text(spec: &Spec, v: f64) -> String {
     } else {
         format!("{v:.4}")
     }
+}
+
+/// A value to four decimals, without trailing zeros.
+fn exact_text(v: f64) -> String {
+    let text = format!("{v:.4}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// The engine spec of one side: the base options, then the side's numbers.
@@ -465,7 +492,7 @@ fn worker(state: &Mutex<(Spsa, Totals)>, config: &Config, stop: &AtomicBool) {
             100.0 * totals.points[1] / per_side,
         );
         if config.report > 0 && totals.pairs % config.report == 0 {
-            eprintln!("theta after {applied} pairs: {}", spsa.words(""));
+            eprintln!("theta after {applied} pairs: {}", spsa.state());
         }
     }
     seats.quit();
@@ -514,6 +541,34 @@ mod tests {
             .collect();
         let replay: Vec<Vec<f64>> = early[..20].iter().map(|t| t.signs.clone()).collect();
         assert_ne!(later, replay);
+    }
+
+    #[test]
+    fn the_reported_theta_takes_a_run_up_with_its_fractions() {
+        let tuned = names(&["lmp_base", "rfp_margin", "lmr_div"]);
+        let mut s = Spsa::new(&tuned, &[], 200, 0.02, 9, 0).unwrap();
+        for _ in 0..30 {
+            let t = s.trial();
+            s.update(&t, 1.0);
+        }
+        let fraction = |v: f64| (v - v.round()).abs();
+        // `lmp_base`, a whole number of step 1, is between two whole values now.
+        assert!(fraction(s.tuned[0].value) > 0.01, "{}", s.tuned[0].value);
+        // The report line, read back as `--start` words: the same θ to four decimals.
+        let start: Vec<(String, f64)> = s
+            .state()
+            .split(' ')
+            .map(|w| {
+                let (n, v) = w.split_once('=').unwrap();
+                (n.to_string(), v.parse().unwrap())
+            })
+            .collect();
+        let resumed = Spsa::new(&tuned, &start, 200, 0.02, 9, 30).unwrap();
+        for (a, b) in s.tuned.iter().zip(&resumed.tuned) {
+            assert!((a.value - b.value).abs() < 1e-4, "{}", a.spec.name);
+        }
+        // The engine options stay whole where the engine's number is.
+        assert!(!s.words("").split(' ').next().unwrap().contains('.'));
     }
 
     #[test]
