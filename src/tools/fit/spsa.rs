@@ -217,33 +217,25 @@ impl Spsa {
         }
     }
 
-    /// The engine options for the current `θ` (whole numbers rounded, as the engine would).
-    pub fn options(&self) -> Vec<(String, String)> {
-        self.tuned
-            .iter()
-            .map(|p| (p.spec.name.to_string(), value_text(p.spec, p.value)))
-            .collect()
-    }
-
     /// The current `θ` as `NAME=VALUE` words, each after `prefix`: the engine options, whole
-    /// numbers rounded.
+    /// numbers rounded as the engine would.
     pub fn words(&self, prefix: &str) -> String {
-        let words: Vec<String> = self
-            .options()
-            .iter()
-            .map(|(n, v)| format!("{prefix}{n}={v}"))
-            .collect();
-        words.join(" ")
+        self.line(prefix, value_text)
     }
 
     /// The current `θ` as `NAME=VALUE` words, unrounded: what `--start` takes to resume a run.
     /// Rounded at every stretch, a whole number whose step is 1 (`lmp_base`) would lose up to
     /// half a step each time, and a drift smaller than that would never show.
     pub fn state(&self) -> String {
+        self.line("", |_, v| exact_text(v))
+    }
+
+    /// `θ` as `NAME=VALUE` words, each after `prefix`, the values written by `text`.
+    fn line(&self, prefix: &str, text: impl Fn(&Spec, f64) -> String) -> String {
         let words: Vec<String> = self
             .tuned
             .iter()
-            .map(|p| format!("{}={}", p.spec.name, exact_text(p.value)))
+            .map(|p| format!("{prefix}{}={}", p.spec.name, text(p.spec, p.value)))
             .collect();
         words.join(" ")
     }
@@ -430,9 +422,6 @@ fn play_step(
         }
         Some(opponents) => {
             let which = k % opponents.engines.len();
-            seats
-                .opponents
-                .resize_with(opponents.engines.len(), || None);
             for (side, spec) in specs.into_iter().enumerate() {
                 let setup = Setup::new(
                     [spec, opponents.engines[which].clone()],
@@ -454,7 +443,12 @@ fn play_step(
 /// A worker: takes a step, plays its games with its own engines, applies the result, until
 /// the steps run out.
 fn worker(state: &Mutex<(Spsa, Totals)>, config: &Config, stop: &AtomicBool) {
-    let mut seats = Seats::default();
+    // One seat per outside opponent, each engine kept running between its steps.
+    let opponents = config.opponent.as_ref().map_or(0, |o| o.engines.len());
+    let mut seats = Seats {
+        opponents: (0..opponents).map(|_| None).collect(),
+        ..Seats::default()
+    };
     loop {
         let step = {
             let Ok(mut g) = state.lock() else { break };
